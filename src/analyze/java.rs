@@ -1,0 +1,323 @@
+//! Facts about one Java source file: javax usage, JUnit generation, and its tests.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::Node;
+
+use crate::java_syntax::{self, annotation_name, annotations, modifiers_of, text};
+
+/// Which JUnit a file is written against.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum JunitGeneration {
+    None,
+    Junit3,
+    Junit4,
+    Jupiter,
+}
+
+/// Who owns a `javax.*` package: renaming a JDK-owned one breaks the build.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum JavaxOwner {
+    JakartaEe,
+    Jdk,
+    /// JSR-305 and friends: neither moves.
+    Other,
+}
+
+/// Java EE modules the JDK dropped in Java 11; code importing them needs an API dependency.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum RemovedJavaEeModule {
+    Annotation,
+    XmlBind,
+    Activation,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TestMethod {
+    pub class: String,
+    pub method: String,
+    /// The annotation (or `junit3` naming convention) that makes it a test.
+    pub kind: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct JavaFacts {
+    /// Relative to the project root.
+    pub path: PathBuf,
+    pub is_test_source: bool,
+    pub syntax_error: Option<String>,
+    pub junit: JunitGeneration,
+    /// JUnit 4 constructs seen (e.g. `@Test(expected)`, `@Rule`), for planning.
+    pub junit4_constructs: Vec<String>,
+    pub javax_jakarta_ee: Vec<String>,
+    pub javax_jdk: Vec<String>,
+    pub removed_modules: Vec<RemovedJavaEeModule>,
+    pub tests: Vec<TestMethod>,
+    pub uses_hamcrest: bool,
+    pub bytes: usize,
+}
+
+const JAKARTA_EE_PACKAGES: &[&str] = &[
+    "javax.servlet", "javax.persistence", "javax.validation", "javax.xml.bind", "javax.xml.ws",
+    "javax.xml.soap", "javax.jws", "javax.activation", "javax.ws.rs", "javax.inject",
+    "javax.enterprise", "javax.transaction", "javax.mail", "javax.websocket", "javax.json",
+    "javax.ejb", "javax.faces", "javax.el", "javax.interceptor", "javax.batch", "javax.jms",
+    "javax.security.enterprise", "javax.security.auth.message", "javax.security.jacc",
+    "javax.resource", "javax.decorator", "javax.management.j2ee", "javax.xml.registry",
+    "javax.xml.rpc",
+];
+
+const JDK_PACKAGES: &[&str] = &[
+    "javax.crypto", "javax.net", "javax.xml.parsers", "javax.xml.transform", "javax.xml.xpath",
+    "javax.xml.validation", "javax.xml.stream", "javax.xml.datatype", "javax.xml.namespace",
+    "javax.xml.catalog", "javax.xml.crypto", "javax.xml.XMLConstants", "javax.sql",
+    "javax.swing", "javax.imageio", "javax.management", "javax.naming", "javax.print",
+    "javax.script", "javax.security.auth", "javax.security.cert", "javax.security.sasl",
+    "javax.sound", "javax.tools", "javax.lang.model", "javax.annotation.processing",
+    "javax.accessibility", "javax.rmi", "javax.smartcardio", "javax.transaction.xa",
+];
+
+/// javax.annotation types owned by Jakarta Annotations (the rest, e.g. JSR-305's
+/// `Nonnull`, belong to other libraries).
+const JAKARTA_ANNOTATION_TYPES: &[&str] = &[
+    "PostConstruct", "PreDestroy", "Resource", "Resources", "Generated", "ManagedBean",
+    "Priority", "security", "sql",
+];
+
+fn has_package_prefix(name: &str, prefix: &str) -> bool {
+    name == prefix
+        || name
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('.'))
+}
+
+/// Classifies a `javax.*` import path (a type, a package or a static member).
+pub fn javax_owner(path: &str) -> Option<JavaxOwner> {
+    if !path.starts_with("javax.") {
+        return None;
+    }
+    // Longest match wins: javax.transaction.xa is JDK, javax.transaction is Jakarta.
+    let jdk = JDK_PACKAGES.iter().filter(|p| has_package_prefix(path, p)).map(|p| p.len()).max();
+    let ee = JAKARTA_EE_PACKAGES.iter().filter(|p| has_package_prefix(path, p)).map(|p| p.len()).max();
+    if let Some(rest) = path.strip_prefix("javax.annotation.") {
+        let first = rest.split('.').next().unwrap_or("");
+        return Some(if first == "processing" {
+            JavaxOwner::Jdk
+        } else if JAKARTA_ANNOTATION_TYPES.contains(&first) {
+            JavaxOwner::JakartaEe
+        } else {
+            JavaxOwner::Other
+        });
+    }
+    Some(match (jdk, ee) {
+        (Some(j), Some(e)) if j >= e => JavaxOwner::Jdk,
+        (_, Some(_)) => JavaxOwner::JakartaEe,
+        (Some(_), None) => JavaxOwner::Jdk,
+        (None, None) => JavaxOwner::Other,
+    })
+}
+
+fn removed_module(path: &str) -> Option<RemovedJavaEeModule> {
+    if has_package_prefix(path, "javax.xml.bind") {
+        Some(RemovedJavaEeModule::XmlBind)
+    } else if has_package_prefix(path, "javax.activation") {
+        Some(RemovedJavaEeModule::Activation)
+    } else if javax_owner(path) == Some(JavaxOwner::JakartaEe) && path.starts_with("javax.annotation.") {
+        Some(RemovedJavaEeModule::Annotation)
+    } else {
+        None
+    }
+}
+
+const JUPITER_TEST_ANNOTATIONS: &[&str] = &[
+    "Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate",
+];
+
+/// JUnit 4 constructs the core recipe cannot carry to Jupiter one to one.
+pub const JUNIT4_UNSUPPORTED: &[&str] = &[
+    "org.junit.Rule", "org.junit.ClassRule", "org.junit.runner", "org.junit.rules",
+    "org.junit.experimental", "org.junit.internal", "org.junit.ComparisonFailure",
+    "org.junit.AssumptionViolatedException", "org.junit.FixMethodOrder",
+    "org.junit.runners", "org.junit.matchers", "org.junit.validator",
+];
+
+pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
+    let is_test_source = path.components().any(|c| c.as_os_str() == "test");
+    let mut facts = JavaFacts {
+        path,
+        is_test_source,
+        syntax_error: None,
+        junit: JunitGeneration::None,
+        junit4_constructs: Vec::new(),
+        javax_jakarta_ee: Vec::new(),
+        javax_jdk: Vec::new(),
+        removed_modules: Vec::new(),
+        tests: Vec::new(),
+        uses_hamcrest: false,
+        bytes: source.len(),
+    };
+    let Some(parsed) = java_syntax::parse(source) else {
+        facts.syntax_error = Some("parser gave up".into());
+        return facts;
+    };
+    facts.syntax_error = parsed.syntax_error;
+    let root = parsed.tree.root_node();
+    let imports = java_syntax::imports(root, source);
+
+    let mut junit4 = false;
+    let mut jupiter = false;
+    for imp in &imports {
+        let p = imp.path.as_str();
+        match javax_owner(p) {
+            Some(JavaxOwner::JakartaEe) => facts.javax_jakarta_ee.push(p.to_string()),
+            Some(JavaxOwner::Jdk) => facts.javax_jdk.push(p.to_string()),
+            _ => {}
+        }
+        if let Some(m) = removed_module(p)
+            && !facts.removed_modules.contains(&m)
+        {
+            facts.removed_modules.push(m);
+        }
+        facts.uses_hamcrest |= has_package_prefix(p, "org.hamcrest");
+        if has_package_prefix(p, "org.junit.jupiter") {
+            jupiter = true;
+        } else if has_package_prefix(p, "org.junit") {
+            junit4 = true;
+            if let Some(u) = JUNIT4_UNSUPPORTED.iter().find(|u| has_package_prefix(p, u)) {
+                facts.junit4_constructs.push(u.to_string());
+            }
+        }
+    }
+    let junit3_class = |class: Node| {
+        class
+            .child_by_field_name("superclass")
+            .is_some_and(|s| matches!(text(s, source).trim_start_matches("extends").trim(), "TestCase" | "junit.framework.TestCase"))
+    };
+
+    java_syntax::walk(root, |node| {
+        if !matches!(node.kind(), "class_declaration" | "enum_declaration" | "record_declaration") {
+            return;
+        }
+        let class_name = qualified_class_name(node, source);
+        let is_junit3 = junit3_class(node);
+        let Some(body) = node.child_by_field_name("body") else { return };
+        let mut cursor = body.walk();
+        for member in body.children(&mut cursor) {
+            if member.kind() != "method_declaration" {
+                continue;
+            }
+            let name = member.child_by_field_name("name").map_or("", |n| text(n, source));
+            let annotated = modifiers_of(member)
+                .map(annotations)
+                .unwrap_or_default()
+                .into_iter()
+                .find_map(|a| {
+                    let simple = annotation_name(a, source).rsplit('.').next().unwrap_or("");
+                    JUPITER_TEST_ANNOTATIONS.contains(&simple).then(|| {
+                        if simple == "Test" && a.kind() == "annotation" {
+                            for key in ["expected", "timeout"] {
+                                if text(a, source).contains(key) {
+                                    facts.junit4_constructs.push(format!("@Test({key})"));
+                                }
+                            }
+                        }
+                        simple.to_string()
+                    })
+                });
+            let kind = match annotated {
+                Some(k) => k,
+                None if is_junit3 && name.starts_with("test") && is_public_no_arg(member, source) => {
+                    "junit3".to_string()
+                }
+                None => continue,
+            };
+            facts.tests.push(TestMethod {
+                class: class_name.clone(),
+                method: name.to_string(),
+                kind,
+            });
+        }
+        if is_junit3 {
+            facts.junit = facts.junit.max(JunitGeneration::Junit3);
+        }
+    });
+    if junit4 {
+        facts.junit = JunitGeneration::Junit4;
+    } else if jupiter {
+        facts.junit = JunitGeneration::Jupiter;
+    }
+    facts.junit4_constructs.sort();
+    facts.junit4_constructs.dedup();
+    facts
+}
+
+fn is_public_no_arg(method: Node, source: &str) -> bool {
+    let public = modifiers_of(method).is_some_and(|m| text(m, source).split_whitespace().any(|w| w == "public"));
+    let no_params = method
+        .child_by_field_name("parameters")
+        .is_some_and(|p| p.named_child_count() == 0);
+    public && no_params
+}
+
+/// `Outer.Inner` for nested classes (the name Surefire reports uses `$`, the inventory
+/// keeps source names).
+fn qualified_class_name(class: Node, source: &str) -> String {
+    let mut names = vec![class.child_by_field_name("name").map_or("", |n| text(n, source))];
+    let mut cur = class.parent();
+    while let Some(n) = cur {
+        if matches!(n.kind(), "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration")
+            && let Some(name) = n.child_by_field_name("name")
+        {
+            names.push(text(name, source));
+        }
+        cur = n.parent();
+    }
+    names.reverse();
+    names.join(".")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_javax_by_owner() {
+        assert_eq!(javax_owner("javax.servlet.http.HttpServlet"), Some(JavaxOwner::JakartaEe));
+        assert_eq!(javax_owner("javax.crypto.Cipher"), Some(JavaxOwner::Jdk));
+        assert_eq!(javax_owner("javax.transaction.xa.XAResource"), Some(JavaxOwner::Jdk));
+        assert_eq!(javax_owner("javax.transaction.Transactional"), Some(JavaxOwner::JakartaEe));
+        assert_eq!(javax_owner("javax.annotation.PostConstruct"), Some(JavaxOwner::JakartaEe));
+        assert_eq!(javax_owner("javax.annotation.processing.Processor"), Some(JavaxOwner::Jdk));
+        assert_eq!(javax_owner("javax.annotation.Nonnull"), Some(JavaxOwner::Other));
+        assert_eq!(javax_owner("javax.servletx.Foo"), Some(JavaxOwner::Other));
+        assert_eq!(javax_owner("java.util.List"), None);
+    }
+
+    #[test]
+    fn inventories_junit4_and_junit3_tests() {
+        let src = r#"
+import org.junit.Test;
+import javax.xml.bind.JAXB;
+import javax.crypto.Cipher;
+public class ATest {
+  @Test(expected = IllegalStateException.class) public void a() {}
+  @Test public void b() {}
+  public void helper() {}
+  static class Inner { @org.junit.Test public void c() {} }
+}
+class Old extends junit.framework.TestCase { public void testX() {} void testHidden() {} }
+"#;
+        let f = analyze(PathBuf::from("src/test/java/ATest.java"), src);
+        assert!(f.is_test_source);
+        assert_eq!(f.junit, JunitGeneration::Junit4);
+        let names: Vec<_> = f.tests.iter().map(|t| format!("{}#{}", t.class, t.method)).collect();
+        assert_eq!(names, ["ATest#a", "ATest#b", "ATest.Inner#c", "Old#testX"]);
+        assert_eq!(f.removed_modules, [RemovedJavaEeModule::XmlBind]);
+        assert_eq!(f.javax_jdk, ["javax.crypto.Cipher"]);
+        assert!(f.junit4_constructs.contains(&"@Test(expected)".to_string()));
+    }
+}

@@ -1,0 +1,345 @@
+//! Stage 1: read the project into a typed [`Fingerprint`].
+
+pub mod java;
+pub mod pom;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use self::java::{JavaFacts, JunitGeneration, RemovedJavaEeModule};
+use self::pom::{Pom, java_release, property_reference};
+
+/// One reactor module: its pom and its Java sources.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Module {
+    pub pom: Pom,
+    /// Index of the in-repo parent module, if the parent pom lives in this project.
+    pub parent: Option<usize>,
+    pub skipped: bool,
+    #[serde(skip)]
+    pub java_files: Vec<JavaFacts>,
+}
+
+/// Where a Java level is written, so the recipe edits the definition and not a use.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct LevelSite {
+    /// Module whose pom holds the value.
+    pub module: usize,
+    pub location: LevelLocation,
+    pub raw: String,
+    pub release: Option<u32>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum LevelLocation {
+    Property(String),
+    /// `<configuration><key>` of maven-compiler-plugin (`managed`: in pluginManagement).
+    CompilerConfig { key: String, managed: bool },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct Fingerprint {
+    pub modules: Vec<Module>,
+    /// Lowest declared Java release over the modules (None: nothing declared).
+    pub java_level: Option<u32>,
+    pub level_sites: Vec<LevelSite>,
+    pub spring_boot: Option<String>,
+    pub spring_framework: Option<String>,
+    pub junit4_version: Option<String>,
+    pub files_by_junit: BTreeMap<String, usize>,
+    pub junit4_constructs: BTreeMap<String, usize>,
+    pub javax_jakarta_ee: BTreeSet<String>,
+    pub javax_jdk: BTreeSet<String>,
+    pub removed_modules: BTreeSet<RemovedJavaEeModule>,
+    pub syntax_errors: Vec<(PathBuf, String)>,
+    pub warnings: Vec<String>,
+    pub java_files: usize,
+    pub java_bytes: usize,
+}
+
+/// The per-file tests, the static half of the invariance check.
+pub type Inventory = BTreeMap<PathBuf, Vec<java::TestMethod>>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    #[error("{0} is not a Maven project: no pom.xml at its root")]
+    NotMaven(PathBuf),
+    #[error(transparent)]
+    Pom(#[from] pom::PomError),
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+fn read(path: &Path) -> Result<String, AnalyzeError> {
+    std::fs::read_to_string(path).map_err(|source| AnalyzeError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+impl Fingerprint {
+    pub fn inventory(&self) -> Inventory {
+        self.java_files()
+            .filter(|f| f.is_test_source && !f.tests.is_empty())
+            .map(|f| (f.path.clone(), f.tests.clone()))
+            .collect()
+    }
+
+    pub fn java_files(&self) -> impl Iterator<Item = &JavaFacts> {
+        self.modules.iter().flat_map(|m| m.java_files.iter())
+    }
+
+    /// Modules from `index` up through its in-repo parents.
+    pub fn chain(&self, index: usize) -> Vec<usize> {
+        let mut out = vec![index];
+        while let Some(p) = self.modules[*out.last().unwrap_or(&index)].parent {
+            if out.contains(&p) {
+                break;
+            }
+            out.push(p);
+        }
+        out
+    }
+
+    /// Resolves a property through the module's parent chain: (defining module, value).
+    pub fn property(&self, module: usize, name: &str) -> Option<(usize, &str)> {
+        self.chain(module)
+            .into_iter()
+            .find_map(|m| self.modules[m].pom.properties.get(name).map(|v| (m, v.as_str())))
+    }
+
+    fn resolve_site(&self, module: usize, location: LevelLocation, raw: &str) -> LevelSite {
+        if let Some(name) = property_reference(raw)
+            && let Some((def, value)) = self.property(module, name)
+        {
+            return self.resolve_site(def, LevelLocation::Property(name.to_string()), value);
+        }
+        LevelSite {
+            module,
+            location,
+            raw: raw.to_string(),
+            release: java_release(raw),
+        }
+    }
+
+    /// Every place that sets the Java level seen by `module`.
+    pub fn level_sites_for(&self, module: usize) -> Vec<LevelSite> {
+        let chain = self.chain(module);
+        let mut sites = Vec::new();
+        for key in ["release", "source", "target"] {
+            let from_plugin = chain.iter().find_map(|&m| {
+                self.modules[m]
+                    .pom
+                    .plugin("maven-compiler-plugin")
+                    .find_map(|p| p.level_config.get(key).map(|v| (m, p.managed, v)))
+            });
+            let site = match from_plugin {
+                Some((m, managed, raw)) => Some(self.resolve_site(
+                    m,
+                    LevelLocation::CompilerConfig { key: key.into(), managed },
+                    raw,
+                )),
+                None => {
+                    let prop = format!("maven.compiler.{key}");
+                    self.property(module, &prop)
+                        .map(|(m, raw)| self.resolve_site(m, LevelLocation::Property(prop), raw))
+                }
+            };
+            sites.extend(site);
+        }
+        sites
+    }
+
+    pub fn module_level(&self, module: usize) -> Option<u32> {
+        self.level_sites_for(module).iter().filter_map(|s| s.release).min()
+    }
+
+    fn module_index_of(&self, path: &Path) -> Option<usize> {
+        self.modules.iter().position(|m| m.pom.path == path)
+    }
+}
+
+/// Reads the reactor from `root/pom.xml`, following `<modules>`, then every module's
+/// `src/{main,test}/java` tree (files in parallel, each parsed once).
+pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, AnalyzeError> {
+    if !root.join("pom.xml").is_file() {
+        return Err(AnalyzeError::NotMaven(root.to_path_buf()));
+    }
+    let mut fp = Fingerprint::default();
+    let mut queue = vec![PathBuf::from("pom.xml")];
+    let mut seen = BTreeSet::new();
+    while let Some(rel) = queue.pop() {
+        if !seen.insert(rel.clone()) {
+            continue;
+        }
+        let pom = Pom::parse(&rel, &read(&root.join(&rel))?)?;
+        let dir = pom.dir();
+        for m in &pom.modules {
+            let candidate = dir.join(m);
+            let pom_path = if candidate.extension().is_some_and(|e| e == "xml") {
+                candidate
+            } else {
+                candidate.join("pom.xml")
+            };
+            let pom_path = normalize(&pom_path);
+            if root.join(&pom_path).is_file() {
+                queue.push(pom_path);
+            } else {
+                fp.warnings.push(format!(
+                    "{}: module {m:?} has no pom at {}",
+                    rel.display(),
+                    pom_path.display()
+                ));
+            }
+        }
+        let skipped = skip_modules
+            .iter()
+            .any(|s| Path::new(s.trim_end_matches('/')) == dir);
+        fp.modules.push(Module { pom, parent: None, skipped, java_files: Vec::new() });
+    }
+    fp.modules.sort_by(|a, b| a.pom.path.cmp(&b.pom.path));
+    link_parents(&mut fp);
+
+    let sources: Vec<(usize, PathBuf)> = fp
+        .modules
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| java_sources(root, &m.pom.dir()).into_iter().map(move |p| (i, p)))
+        .collect();
+    let facts: Vec<(usize, Result<JavaFacts, AnalyzeError>)> = sources
+        .into_par_iter()
+        .map(|(i, rel)| {
+            let facts = read(&root.join(&rel)).map(|text| java::analyze(rel, &text));
+            (i, facts)
+        })
+        .collect();
+    for (i, f) in facts {
+        fp.modules[i].java_files.push(f?);
+    }
+    summarize(&mut fp);
+    Ok(fp)
+}
+
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+fn link_parents(fp: &mut Fingerprint) {
+    for i in 0..fp.modules.len() {
+        let Some(parent) = fp.modules[i].pom.parent.clone() else { continue };
+        let rel = parent.relative_path.clone().unwrap_or_else(|| "../pom.xml".into());
+        let mut candidate = normalize(&fp.modules[i].pom.dir().join(&rel));
+        if !candidate.as_os_str().to_string_lossy().ends_with(".xml") {
+            candidate = candidate.join("pom.xml");
+        }
+        let by_path = fp.module_index_of(&candidate).filter(|&p| {
+            fp.modules[p].pom.artifact_id == parent.artifact_id
+        });
+        let by_coordinates = || {
+            fp.modules.iter().position(|m| {
+                m.pom.artifact_id == parent.artifact_id
+                    && m.pom.effective_group_id() == Some(parent.group_id.as_str())
+            })
+        };
+        fp.modules[i].parent = by_path.or_else(by_coordinates).filter(|&p| p != i);
+    }
+}
+
+fn java_sources(root: &Path, module_dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for tree in ["src/main/java", "src/test/java"] {
+        let base = root.join(module_dir).join(tree);
+        for entry in walkdir::WalkDir::new(&base).sort_by_file_name().into_iter().flatten() {
+            if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "java")
+                && let Ok(rel) = entry.path().strip_prefix(root)
+            {
+                out.push(rel.to_path_buf());
+            }
+        }
+    }
+    out
+}
+
+fn summarize(fp: &mut Fingerprint) {
+    fp.level_sites = (0..fp.modules.len())
+        .flat_map(|m| fp.level_sites_for(m))
+        .collect::<Vec<_>>();
+    fp.level_sites.sort_by(|a, b| (a.module, &a.location).cmp(&(b.module, &b.location)));
+    fp.level_sites.dedup();
+    fp.java_level = (0..fp.modules.len()).filter_map(|m| fp.module_level(m)).min();
+
+    let (mut boot, mut spring, mut junit4) = (None, None, None);
+    for (i, m) in fp.modules.iter().enumerate() {
+        if let Some(p) = &m.pom.parent
+            && p.artifact_id == "spring-boot-starter-parent"
+        {
+            boot = p.version.clone();
+        }
+        for d in &m.pom.dependencies {
+            let resolved = || {
+                d.version.as_deref().map(|v| {
+                    property_reference(v)
+                        .and_then(|name| fp.property(i, name))
+                        .map_or(v.to_string(), |(_, v)| v.to_string())
+                })
+            };
+            match (d.group_id.as_str(), d.artifact_id.as_str()) {
+                ("org.springframework.boot", "spring-boot-dependencies") => boot = boot.or_else(resolved),
+                ("org.springframework", "spring-framework-bom" | "spring-core" | "spring-context") => {
+                    spring = spring.or_else(resolved)
+                }
+                ("junit", "junit") => junit4 = junit4.or_else(resolved),
+                _ => {}
+            }
+        }
+    }
+    fp.spring_boot = boot;
+    fp.spring_framework = spring;
+    fp.junit4_version = junit4;
+    let mut files_by_junit = BTreeMap::new();
+    let mut constructs = BTreeMap::new();
+    let (mut n, mut bytes) = (0, 0);
+    let mut syntax_errors = Vec::new();
+    let (mut ee, mut jdk, mut removed) = (BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+    for f in fp.java_files() {
+        n += 1;
+        bytes += f.bytes;
+        if f.junit != JunitGeneration::None {
+            *files_by_junit.entry(format!("{:?}", f.junit).to_lowercase()).or_insert(0) += 1;
+        }
+        for c in &f.junit4_constructs {
+            *constructs.entry(c.clone()).or_insert(0) += 1;
+        }
+        ee.extend(f.javax_jakarta_ee.iter().cloned());
+        jdk.extend(f.javax_jdk.iter().cloned());
+        removed.extend(f.removed_modules.iter().copied());
+        if let Some(e) = &f.syntax_error {
+            syntax_errors.push((f.path.clone(), e.clone()));
+        }
+    }
+    fp.javax_jakarta_ee = ee;
+    fp.javax_jdk = jdk;
+    fp.removed_modules = removed;
+    fp.files_by_junit = files_by_junit;
+    fp.junit4_constructs = constructs;
+    fp.java_files = n;
+    fp.java_bytes = bytes;
+    fp.syntax_errors = syntax_errors;
+}

@@ -1,0 +1,316 @@
+//! A pom.xml read into the facts the migration needs (no Maven model building: only what
+//! the file itself says, plus in-repo parents resolved by the caller).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use roxmltree::{Document, Node};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Pom {
+    /// Path relative to the project root.
+    pub path: PathBuf,
+    pub group_id: Option<String>,
+    pub artifact_id: String,
+    pub packaging: Option<String>,
+    pub parent: Option<ParentRef>,
+    pub modules: Vec<String>,
+    pub properties: BTreeMap<String, String>,
+    pub dependencies: Vec<Dependency>,
+    pub plugins: Vec<Plugin>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ParentRef {
+    pub group_id: String,
+    pub artifact_id: String,
+    pub version: Option<String>,
+    pub relative_path: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Dependency {
+    pub group_id: String,
+    pub artifact_id: String,
+    pub version: Option<String>,
+    pub scope: Option<String>,
+    /// Declared under `<dependencyManagement>` (a version pin, not a use).
+    pub managed: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Plugin {
+    pub group_id: String,
+    pub artifact_id: String,
+    pub version: Option<String>,
+    /// Declared under `<pluginManagement>`.
+    pub managed: bool,
+    /// `source`, `target` and `release` from the plugin's `<configuration>`.
+    pub level_config: BTreeMap<String, String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PomError {
+    #[error("{path}: not well-formed XML: {message}")]
+    Xml { path: PathBuf, message: String },
+    #[error("{path}: root element is <{found}>, expected <project>")]
+    NotAPom { path: PathBuf, found: String },
+    #[error("{path}: <project> has no <artifactId>")]
+    NoArtifactId { path: PathBuf },
+}
+
+/// Children of `node` with local name `name` (namespace-agnostic: poms with and without the
+/// Maven namespace are both common).
+pub fn children<'a, 'i>(node: Node<'a, 'i>, name: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+    node.children()
+        .filter(move |c| c.is_element() && c.tag_name().name() == name)
+}
+
+pub fn child<'a, 'i>(node: Node<'a, 'i>, name: &'static str) -> Option<Node<'a, 'i>> {
+    children(node, name).next()
+}
+
+/// Follows a path of element names from `node`.
+pub fn descend<'a, 'i>(node: Node<'a, 'i>, path: &[&'static str]) -> Option<Node<'a, 'i>> {
+    path.iter().try_fold(node, |n, name| child(n, name))
+}
+
+pub fn child_text(node: Node, name: &'static str) -> Option<String> {
+    child(node, name).map(|c| c.text().unwrap_or("").trim().to_string())
+}
+
+pub fn parse_document<'i>(path: &Path, text: &'i str) -> Result<Document<'i>, PomError> {
+    let opts = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = Document::parse_with_options(text, opts).map_err(|e| PomError::Xml {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let root = doc.root_element();
+    if root.tag_name().name() != "project" {
+        return Err(PomError::NotAPom {
+            path: path.to_path_buf(),
+            found: root.tag_name().name().to_string(),
+        });
+    }
+    Ok(doc)
+}
+
+/// Iterates `<dependency>` elements with whether they are managed.
+pub fn dependency_nodes<'a, 'i>(project: Node<'a, 'i>) -> Vec<(Node<'a, 'i>, bool)> {
+    let mut out = Vec::new();
+    let mut collect = |deps: Option<Node<'a, 'i>>, managed: bool| {
+        if let Some(deps) = deps {
+            out.extend(children(deps, "dependency").map(|d| (d, managed)));
+        }
+    };
+    collect(child(project, "dependencies"), false);
+    collect(
+        descend(project, &["dependencyManagement", "dependencies"]),
+        true,
+    );
+    out
+}
+
+/// Iterates `<plugin>` elements under build/plugins and build/pluginManagement/plugins.
+pub fn plugin_nodes<'a, 'i>(project: Node<'a, 'i>) -> Vec<(Node<'a, 'i>, bool)> {
+    let mut out = Vec::new();
+    if let Some(build) = child(project, "build") {
+        if let Some(p) = child(build, "plugins") {
+            out.extend(children(p, "plugin").map(|n| (n, false)));
+        }
+        if let Some(p) = descend(build, &["pluginManagement", "plugins"]) {
+            out.extend(children(p, "plugin").map(|n| (n, true)));
+        }
+    }
+    out
+}
+
+/// Plugin groupId defaults to org.apache.maven.plugins when omitted.
+pub fn plugin_group(node: Node) -> String {
+    child_text(node, "groupId").unwrap_or_else(|| "org.apache.maven.plugins".into())
+}
+
+impl Pom {
+    pub fn parse(rel_path: &Path, text: &str) -> Result<Self, PomError> {
+        let doc = parse_document(rel_path, text)?;
+        let project = doc.root_element();
+        let artifact_id = child_text(project, "artifactId").ok_or_else(|| PomError::NoArtifactId {
+            path: rel_path.to_path_buf(),
+        })?;
+        let parent = child(project, "parent").map(|p| ParentRef {
+            group_id: child_text(p, "groupId").unwrap_or_default(),
+            artifact_id: child_text(p, "artifactId").unwrap_or_default(),
+            version: child_text(p, "version"),
+            relative_path: child_text(p, "relativePath"),
+        });
+        let modules = child(project, "modules")
+            .map(|m| {
+                children(m, "module")
+                    .filter_map(|n| n.text().map(|t| t.trim().to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let properties = child(project, "properties")
+            .map(|p| {
+                p.children()
+                    .filter(|c| c.is_element())
+                    .map(|c| {
+                        (
+                            c.tag_name().name().to_string(),
+                            c.text().unwrap_or("").trim().to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let dependencies = dependency_nodes(project)
+            .into_iter()
+            .map(|(d, managed)| Dependency {
+                group_id: child_text(d, "groupId").unwrap_or_default(),
+                artifact_id: child_text(d, "artifactId").unwrap_or_default(),
+                version: child_text(d, "version"),
+                scope: child_text(d, "scope"),
+                managed,
+            })
+            .collect();
+        let plugins = plugin_nodes(project)
+            .into_iter()
+            .map(|(p, managed)| Plugin {
+                group_id: plugin_group(p),
+                artifact_id: child_text(p, "artifactId").unwrap_or_default(),
+                version: child_text(p, "version"),
+                managed,
+                level_config: child(p, "configuration")
+                    .map(|c| {
+                        ["source", "target", "release"]
+                            .into_iter()
+                            .filter_map(|k| child_text(c, k).map(|v| (k.to_string(), v)))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            })
+            .collect();
+        Ok(Pom {
+            path: rel_path.to_path_buf(),
+            group_id: child_text(project, "groupId"),
+            artifact_id,
+            packaging: child_text(project, "packaging"),
+            parent,
+            modules,
+            properties,
+            dependencies,
+            plugins,
+        })
+    }
+
+    /// Directory of this pom relative to the project root.
+    pub fn dir(&self) -> PathBuf {
+        self.path.parent().map(Path::to_path_buf).unwrap_or_default()
+    }
+
+    pub fn effective_group_id(&self) -> Option<&str> {
+        self.group_id
+            .as_deref()
+            .or(self.parent.as_ref().map(|p| p.group_id.as_str()))
+    }
+
+    pub fn has_dependency(&self, group: &str, artifact: &str) -> bool {
+        self.dependencies
+            .iter()
+            .any(|d| d.group_id == group && d.artifact_id == artifact)
+    }
+
+    pub fn plugin(&self, artifact: &str) -> impl Iterator<Item = &Plugin> {
+        self.plugins.iter().filter(move |p| p.artifact_id == artifact)
+    }
+}
+
+/// `${name}` if the whole value is one property reference.
+pub fn property_reference(value: &str) -> Option<&str> {
+    value.trim().strip_prefix("${")?.strip_suffix('}')
+}
+
+/// Java feature release of a level string: "1.8" -> 8, "11" -> 11.
+pub fn java_release(value: &str) -> Option<u32> {
+    let v = value.trim();
+    let v = v.strip_prefix("1.").unwrap_or(v);
+    v.parse().ok()
+}
+
+/// Compares dotted versions numerically ("3.10.1" > "3.8.0"); qualifiers sort before releases.
+pub fn version_lt(a: &str, b: &str) -> bool {
+    fn parts(v: &str) -> Vec<u64> {
+        v.split(['.', '-'])
+            .map_while(|p| p.parse::<u64>().ok())
+            .collect()
+    }
+    let (pa, pb) = (parts(a), parts(b));
+    let n = pa.len().max(pb.len());
+    for i in 0..n {
+        let (x, y) = (
+            pa.get(i).copied().unwrap_or(0),
+            pb.get(i).copied().unwrap_or(0),
+        );
+        if x != y {
+            return x < y;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POM: &str = r#"<?xml version="1.0"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <parent><groupId>g</groupId><artifactId>p</artifactId><version>1</version></parent>
+  <artifactId>a</artifactId>
+  <modules><module>core</module></modules>
+  <properties><java.version>1.8</java.version></properties>
+  <dependencies>
+    <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency>
+  </dependencies>
+  <build><plugins><plugin><artifactId>maven-compiler-plugin</artifactId>
+    <configuration><source>${java.version}</source></configuration></plugin></plugins></build>
+</project>"#;
+
+    #[test]
+    fn reads_model() {
+        let pom = Pom::parse(Path::new("pom.xml"), POM).unwrap();
+        assert_eq!(pom.artifact_id, "a");
+        assert_eq!(pom.effective_group_id(), Some("g"));
+        assert_eq!(pom.modules, vec!["core"]);
+        assert_eq!(pom.properties["java.version"], "1.8");
+        assert!(pom.has_dependency("junit", "junit"));
+        let compiler = pom.plugin("maven-compiler-plugin").next().unwrap();
+        assert_eq!(compiler.group_id, "org.apache.maven.plugins");
+        assert_eq!(compiler.level_config["source"], "${java.version}");
+    }
+
+    #[test]
+    fn rejects_broken_and_foreign_xml() {
+        assert!(matches!(
+            Pom::parse(Path::new("pom.xml"), "<project><artifactId>x</project>"),
+            Err(PomError::Xml { .. })
+        ));
+        assert!(matches!(
+            Pom::parse(Path::new("pom.xml"), "<settings/>"),
+            Err(PomError::NotAPom { .. })
+        ));
+    }
+
+    #[test]
+    fn versions_and_levels() {
+        assert!(version_lt("2.12.4", "2.22.0"));
+        assert!(!version_lt("3.10.1", "3.8.0"));
+        assert!(version_lt("3.0.0-M5", "3.0.1"));
+        assert_eq!(java_release("1.8"), Some(8));
+        assert_eq!(java_release("17"), Some(17));
+        assert_eq!(property_reference("${java.version}"), Some("java.version"));
+    }
+}

@@ -1,0 +1,157 @@
+//! Surefire/Failsafe XML reports (`TEST-*.xml`) read into per-test results.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum TestStatus {
+    Passed,
+    Failed,
+    Errored,
+    Skipped,
+}
+
+impl TestStatus {
+    pub fn is_green(self) -> bool {
+        self == TestStatus::Passed
+    }
+}
+
+/// `class#method` -> status, over every module's reports.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct TestResults {
+    pub tests: BTreeMap<String, TestStatus>,
+    /// Report files that could not be read, with the reason.
+    pub unreadable: Vec<(PathBuf, String)>,
+    pub report_files: usize,
+}
+
+impl TestResults {
+    pub fn count(&self, status: TestStatus) -> usize {
+        self.tests.values().filter(|s| **s == status).count()
+    }
+}
+
+fn report_dirs(root: &Path) -> Vec<PathBuf> {
+    walkdir::WalkDir::new(root)
+        .into_iter()
+        .filter_entry(|e| {
+            let n = e.file_name().to_string_lossy();
+            !(n.starts_with('.') && e.depth() > 0) && n != "node_modules" && n != "src"
+        })
+        .flatten()
+        .filter(|e| {
+            e.file_type().is_dir()
+                && matches!(e.file_name().to_str(), Some("surefire-reports" | "failsafe-reports"))
+        })
+        .map(|e| e.into_path())
+        .collect()
+}
+
+/// Removes old report directories so a run only sees its own results.
+pub fn clear(root: &Path) -> std::io::Result<()> {
+    for dir in report_dirs(root) {
+        std::fs::remove_dir_all(dir)?;
+    }
+    Ok(())
+}
+
+pub fn collect(root: &Path) -> TestResults {
+    let mut results = TestResults::default();
+    for dir in report_dirs(root) {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("TEST-") && n.ends_with(".xml"))
+            })
+            .collect();
+        files.sort();
+        for file in files {
+            results.report_files += 1;
+            let rel = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
+            match std::fs::read_to_string(&file).map_err(|e| e.to_string()).and_then(|t| parse(&t)) {
+                Ok(tests) => {
+                    for (k, s) in tests {
+                        // A test reported twice (reruns, two suites) counts by its worst status.
+                        let e = results.tests.entry(k).or_insert(s);
+                        if severity(s) > severity(*e) {
+                            *e = s;
+                        }
+                    }
+                }
+                Err(e) => results.unreadable.push((rel, e)),
+            }
+        }
+    }
+    results
+}
+
+fn severity(s: TestStatus) -> u8 {
+    match s {
+        TestStatus::Passed => 0,
+        TestStatus::Skipped => 1,
+        TestStatus::Failed => 2,
+        TestStatus::Errored => 3,
+    }
+}
+
+/// Parses one report. Errors name what is malformed instead of guessing.
+pub fn parse(text: &str) -> Result<Vec<(String, TestStatus)>, String> {
+    let doc = roxmltree::Document::parse(text).map_err(|e| format!("malformed XML: {e}"))?;
+    let root = doc.root_element();
+    if !matches!(root.tag_name().name(), "testsuite" | "testsuites") {
+        return Err(format!("unexpected root <{}>", root.tag_name().name()));
+    }
+    let mut out = Vec::new();
+    for case in root.descendants().filter(|n| n.has_tag_name("testcase")) {
+        let name = case.attribute("name").ok_or("testcase without name")?;
+        let class = case.attribute("classname").unwrap_or("");
+        let status = if case.children().any(|c| c.has_tag_name("error")) {
+            TestStatus::Errored
+        } else if case.children().any(|c| c.has_tag_name("failure")) {
+            TestStatus::Failed
+        } else if case.children().any(|c| c.has_tag_name("skipped")) {
+            TestStatus::Skipped
+        } else {
+            TestStatus::Passed
+        };
+        // JUnit 5 display names end in "()"; JUnit 4 names don't. Normalize so both compare.
+        let method = name.strip_suffix("()").unwrap_or(name);
+        out.push((format!("{class}#{method}"), status));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_statuses() {
+        let xml = r#"<testsuite name="s"><testcase name="a" classname="p.T"/>
+            <testcase name="b()" classname="p.T"><failure message="x"/></testcase>
+            <testcase name="c" classname="p.T"><skipped/></testcase>
+            <testcase name="d" classname="p.T"><error type="E"/></testcase></testsuite>"#;
+        let r = parse(xml).unwrap();
+        assert_eq!(
+            r,
+            vec![
+                ("p.T#a".into(), TestStatus::Passed),
+                ("p.T#b".into(), TestStatus::Failed),
+                ("p.T#c".into(), TestStatus::Skipped),
+                ("p.T#d".into(), TestStatus::Errored),
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_reports_are_errors() {
+        assert!(parse("<testsuite><testcase name=").unwrap_err().contains("malformed"));
+        assert!(parse("<html/>").is_err());
+    }
+}

@@ -1,0 +1,134 @@
+//! The command line: `uplift migrate|runs|report|recipes`.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+
+use crate::config::{Config, REPO_CONFIG_PATH};
+use crate::journal::{Journal, render};
+use crate::pipeline::{self, RunOptions};
+use crate::progress::Progress;
+use crate::store::{self, Store};
+
+#[derive(Parser, Debug)]
+#[command(name = "uplift", version, about = "Migrates Java/Maven projects and proves the result")]
+pub struct Cli {
+    /// Journal database (default: $UPLIFT_DB or ~/.local/share/uplift/uplift.db).
+    #[arg(long, global = true)]
+    pub db: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Migrate the Maven project in DIR in place.
+    ///
+    /// Exit codes: 0 SUCCESS, 2 PARTIAL_SUCCESS, 3 FAILURE, 4 INCOMPLETE, 1 usage or internal error.
+    Migrate {
+        dir: PathBuf,
+        /// Target Java release (17 or 21); overrides the config file.
+        #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["17", "21"]))]
+        target_java: Option<String>,
+        /// Rewrite without building (no baseline, no validation: outcome INCOMPLETE).
+        #[arg(long)]
+        no_build: bool,
+        /// Print the diff instead of writing files.
+        #[arg(long)]
+        dry_run: bool,
+        /// Argument passed to every Maven run (repeatable), e.g. `--maven-arg=-o`.
+        #[arg(long = "maven-arg", allow_hyphen_values = true)]
+        maven_args: Vec<String>,
+        /// Settings file (same format as the repository's .github/uplift.yml).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(long)]
+        report_json: Option<PathBuf>,
+        #[arg(long)]
+        report_md: Option<PathBuf>,
+    },
+    /// List past runs.
+    Runs {
+        #[arg(long, default_value_t = 20)]
+        limit: i64,
+    },
+    /// Re-render a past run's report from its journal.
+    Report {
+        run: String,
+        #[arg(long, default_value = "md", value_parser = ["md", "json"])]
+        format: String,
+    },
+    /// Describe the recipe catalog.
+    Recipes,
+}
+
+async fn open_store(db: Option<PathBuf>) -> anyhow::Result<Store> {
+    Store::open(&db.unwrap_or_else(store::default_path)).await
+}
+
+/// Runs the CLI; returns the process exit code.
+pub async fn main(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command {
+        Command::Migrate { dir, target_java, no_build, dry_run, maven_args, config, report_json, report_md } => {
+            let root = dir.canonicalize().with_context(|| format!("{} does not exist", dir.display()))?;
+            let mut cfg = match config {
+                Some(path) => Config::load(&path)?,
+                None if root.join(REPO_CONFIG_PATH).is_file() => Config::load(&root.join(REPO_CONFIG_PATH))?,
+                None => Config::default(),
+            };
+            if let Some(t) = target_java {
+                cfg.target = t.parse()?;
+            }
+            cfg.maven_args.extend(maven_args);
+            cfg.validate()?;
+            let store = open_store(cli.db).await?;
+            let opts = RunOptions { root, config: cfg, build: !no_build, dry_run };
+            let mut progress = Progress::new(true);
+            let journal = pipeline::run(&opts, &store, &mut progress).await?;
+            if dry_run
+                && let Some(diff) = journal.entries.iter().find_map(|e| match &e.result {
+                    crate::journal::StepResult::Written { diff, .. } => Some(diff.clone()),
+                    _ => None,
+                })
+            {
+                print!("{diff}");
+            }
+            write_reports(&journal, report_json, report_md)?;
+            eprint!("{}", render::summary(&journal));
+            Ok(journal.outcome().map_or(1, |o| o.outcome.exit_code()))
+        }
+        Command::Runs { limit } => {
+            let store = open_store(cli.db).await?;
+            for r in store.runs(limit).await? {
+                println!("{}  {}  java {}  {}  {}", r.id, r.started_at, r.target, r.outcome.as_deref().unwrap_or("(unfinished)"), r.project);
+            }
+            Ok(0)
+        }
+        Command::Report { run, format } => {
+            let store = open_store(cli.db).await?;
+            let (_, journal) = store.journal(&run).await?;
+            match format.as_str() {
+                "json" => println!("{}", serde_json::to_string_pretty(&render::json(&journal))?),
+                _ => print!("{}", render::markdown(&journal)),
+            }
+            Ok(0)
+        }
+        Command::Recipes => {
+            for r in crate::recipes::catalog() {
+                println!("{:<28} {}", r.id, r.description);
+            }
+            Ok(0)
+        }
+    }
+}
+
+fn write_reports(journal: &Journal, json: Option<PathBuf>, md: Option<PathBuf>) -> anyhow::Result<()> {
+    if let Some(p) = json {
+        std::fs::write(&p, serde_json::to_string_pretty(&render::json(journal))?).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    if let Some(p) = md {
+        std::fs::write(&p, render::markdown(journal)).with_context(|| format!("cannot write {}", p.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,175 @@
+//! Run settings: the same file a repository keeps in `.github/uplift.yml`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+
+/// Where a repository keeps its settings.
+pub const REPO_CONFIG_PATH: &str = ".github/uplift.yml";
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Target Java feature release (17 or 21).
+    pub target: u32,
+    /// Module directories (relative to the project root) the migration must not edit.
+    pub skip_modules: Vec<String>,
+    /// Extra arguments for every Maven run.
+    pub maven_args: Vec<String>,
+    /// Installed JDKs by feature release; JAVA_HOME and /usr/lib/jvm are added when absent.
+    pub jdks: BTreeMap<u32, PathBuf>,
+    pub budgets: Budgets,
+    pub catalog: Catalog,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            target: 21,
+            skip_modules: Vec::new(),
+            maven_args: Vec::new(),
+            jdks: BTreeMap::new(),
+            budgets: Budgets::default(),
+            catalog: Catalog::default(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Budgets {
+    /// Wall-clock limit for the whole run.
+    pub max_wall_secs: u64,
+    /// Limit for one Maven run; a build that hangs is killed after this.
+    pub build_timeout_secs: u64,
+    /// Bytes of build output kept per run (the rest is dropped, the tail is kept).
+    pub max_build_output_bytes: usize,
+    /// LLM limits, used by the fallback tier.
+    pub max_llm_calls: u32,
+    pub max_cost_usd: f64,
+}
+
+impl Default for Budgets {
+    fn default() -> Self {
+        Self {
+            max_wall_secs: 3600,
+            build_timeout_secs: 1800,
+            max_build_output_bytes: 4 * 1024 * 1024,
+            max_llm_calls: 500,
+            max_cost_usd: 10.0,
+        }
+    }
+}
+
+/// The versions a migration writes into poms. Defaults are current releases for online
+/// builds; an org or repository overrides any of them (offline tests pin Debian's).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Catalog {
+    pub junit_jupiter: String,
+    pub surefire: String,
+    pub compiler_plugin: String,
+    pub hamcrest: String,
+    /// `group:artifact:version` of the API jars replacing Java EE modules removed in Java 11
+    /// (javax namespace kept; the jakarta move is a separate migration).
+    pub javax_annotation_api: String,
+    pub jaxb_api: String,
+    pub jaxb_runtime: String,
+    pub activation_api: String,
+}
+
+impl Default for Catalog {
+    fn default() -> Self {
+        Self {
+            junit_jupiter: "5.11.4".into(),
+            surefire: "3.5.2".into(),
+            compiler_plugin: "3.13.0".into(),
+            hamcrest: "2.2".into(),
+            javax_annotation_api: "jakarta.annotation:jakarta.annotation-api:1.3.5".into(),
+            jaxb_api: "jakarta.xml.bind:jakarta.xml.bind-api:2.3.3".into(),
+            jaxb_runtime: "org.glassfish.jaxb:jaxb-runtime:2.3.9".into(),
+            activation_api: "jakarta.activation:jakarta.activation-api:1.2.2".into(),
+        }
+    }
+}
+
+/// A `group:artifact:version` triple from the catalog.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coordinates {
+    pub group: String,
+    pub artifact: String,
+    pub version: String,
+}
+
+impl Coordinates {
+    pub fn parse(gav: &str) -> anyhow::Result<Self> {
+        let parts: Vec<&str> = gav.split(':').collect();
+        match parts.as_slice() {
+            [g, a, v] if !g.is_empty() && !a.is_empty() && !v.is_empty() => Ok(Self {
+                group: g.to_string(),
+                artifact: a.to_string(),
+                version: v.to_string(),
+            }),
+            _ => anyhow::bail!("catalog entry {gav:?} is not group:artifact:version"),
+        }
+    }
+}
+
+impl Config {
+    /// Reads a settings file; unknown keys are errors so typos do not pass silently.
+    pub fn load(path: &Path) -> anyhow::Result<Self> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read config {}", path.display()))?;
+        Self::parse(&text).with_context(|| format!("invalid config {}", path.display()))
+    }
+
+    pub fn parse(text: &str) -> anyhow::Result<Self> {
+        let config: Config = serde_saphyr::from_str(text)?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    pub fn validate(&self) -> anyhow::Result<()> {
+        anyhow::ensure!(
+            matches!(self.target, 17 | 21),
+            "target must be 17 or 21, not {}",
+            self.target
+        );
+        for gav in [
+            &self.catalog.javax_annotation_api,
+            &self.catalog.jaxb_api,
+            &self.catalog.jaxb_runtime,
+            &self.catalog.activation_api,
+        ] {
+            Coordinates::parse(gav)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_partial_yaml_over_defaults() {
+        let c = Config::parse(
+            "target: 17\nmaven_args: [\"-o\"]\njdks:\n  17: /opt/jdk17\ncatalog:\n  surefire: 2.22.3\n",
+        )
+        .unwrap();
+        assert_eq!(c.target, 17);
+        assert_eq!(c.maven_args, vec!["-o"]);
+        assert_eq!(c.jdks[&17], PathBuf::from("/opt/jdk17"));
+        assert_eq!(c.catalog.surefire, "2.22.3");
+        assert_eq!(c.catalog.compiler_plugin, Catalog::default().compiler_plugin);
+    }
+
+    #[test]
+    fn rejects_typos_and_bad_targets() {
+        assert!(Config::parse("targte: 17\n").is_err());
+        assert!(Config::parse("target: 15\n").is_err());
+        assert!(Config::parse("catalog:\n  jaxb_api: nonsense\n").is_err());
+    }
+}

@@ -1,0 +1,116 @@
+//! Byte-range splices: the only way Uplift changes a file.
+//!
+//! Every recipe returns [`Edit`]s against the original text; applying them touches nothing
+//! outside the ranges, so comments, blank lines, CRLF and indentation survive.
+
+use std::ops::Range;
+
+/// Replace `range` of the original text with `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub range: Range<usize>,
+    pub replacement: String,
+}
+
+impl Edit {
+    pub fn replace(range: Range<usize>, replacement: impl Into<String>) -> Self {
+        Self {
+            range,
+            replacement: replacement.into(),
+        }
+    }
+
+    pub fn insert(at: usize, text: impl Into<String>) -> Self {
+        Self::replace(at..at, text)
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum EditError {
+    #[error("edits overlap at bytes {0:?} and {1:?}")]
+    Overlap(Range<usize>, Range<usize>),
+    #[error("edit {0:?} is outside the text or not on a character boundary")]
+    OutOfBounds(Range<usize>),
+}
+
+/// Applies edits made against `text`. Insertions at the same offset keep their given order.
+/// Overlapping replacements are refused rather than guessed at.
+pub fn apply(text: &str, edits: &[Edit]) -> Result<String, EditError> {
+    let mut sorted: Vec<(usize, &Edit)> = edits.iter().enumerate().collect();
+    sorted.sort_by_key(|(i, e)| (e.range.start, e.range.end, *i));
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut cursor = 0;
+    let mut prev: Option<&Range<usize>> = None;
+    for (_, edit) in sorted {
+        let r = &edit.range;
+        if r.start > r.end
+            || r.end > text.len()
+            || !text.is_char_boundary(r.start)
+            || !text.is_char_boundary(r.end)
+        {
+            return Err(EditError::OutOfBounds(r.clone()));
+        }
+        if r.start < cursor {
+            return Err(EditError::Overlap(prev.cloned().unwrap_or(0..0), r.clone()));
+        }
+        out.push_str(&text[cursor..r.start]);
+        out.push_str(&edit.replacement);
+        cursor = r.end;
+        prev = Some(r);
+    }
+    out.push_str(&text[cursor..]);
+    Ok(out)
+}
+
+/// The line ending a file already uses, so inserted lines match it.
+pub fn line_ending(text: &str) -> &'static str {
+    if text.contains("\r\n") { "\r\n" } else { "\n" }
+}
+
+/// Leading whitespace of the line that contains byte `at`.
+pub fn indent_at(text: &str, at: usize) -> &str {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[start..];
+    let end = line
+        .find(|c: char| c != ' ' && c != '\t')
+        .unwrap_or(line.len());
+    &line[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splices_only_the_ranges() {
+        let text = "a // keep\r\nbb\r\n";
+        let out = apply(text, &[Edit::replace(0..1, "x"), Edit::insert(15, "c\r\n")]).unwrap();
+        assert_eq!(out, "x // keep\r\nbb\r\nc\r\n");
+    }
+
+    #[test]
+    fn refuses_overlaps_and_bad_ranges() {
+        let text = "abcdef";
+        assert!(matches!(
+            apply(text, &[Edit::replace(0..3, ""), Edit::replace(2..4, "")]),
+            Err(EditError::Overlap(..))
+        ));
+        assert!(matches!(
+            apply(text, &[Edit::replace(5..9, "")]),
+            Err(EditError::OutOfBounds(..))
+        ));
+    }
+
+    #[test]
+    fn insertions_at_one_offset_keep_order() {
+        let out = apply("ab", &[Edit::insert(1, "1"), Edit::insert(1, "2")]).unwrap();
+        assert_eq!(out, "a12b");
+    }
+
+    #[test]
+    fn finds_indent_and_line_ending() {
+        assert_eq!(indent_at("x\n    y", 6), "    ");
+        assert_eq!(line_ending("a\r\nb"), "\r\n");
+        assert_eq!(line_ending("a\nb"), "\n");
+    }
+}

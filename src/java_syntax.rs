@@ -1,0 +1,160 @@
+//! tree-sitter-java plumbing shared by analysis and recipes.
+
+use std::cell::RefCell;
+
+use tree_sitter::{Node, Parser, Tree};
+
+thread_local! {
+    static PARSER: RefCell<Parser> = RefCell::new({
+        let mut p = Parser::new();
+        p.set_language(&tree_sitter_java::LANGUAGE.into())
+            .expect("tree-sitter-java grammar matches the tree-sitter runtime");
+        p
+    });
+}
+
+/// A parsed file. `syntax_error` is set when tree-sitter had to recover: such a file is
+/// reported and never rewritten.
+pub struct Parsed {
+    pub tree: Tree,
+    pub syntax_error: Option<String>,
+}
+
+pub fn parse(source: &str) -> Option<Parsed> {
+    let tree = PARSER.with(|p| p.borrow_mut().parse(source, None))?;
+    let syntax_error = first_error(tree.root_node()).map(|n| {
+        let p = n.start_position();
+        format!(
+            "syntax error at line {}, column {}",
+            p.row + 1,
+            p.column + 1
+        )
+    });
+    Some(Parsed { tree, syntax_error })
+}
+
+fn first_error(node: Node) -> Option<Node> {
+    if !node.has_error() {
+        return None;
+    }
+    if node.is_error() || node.is_missing() {
+        return Some(node);
+    }
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).find_map(first_error);
+    found.or(Some(node))
+}
+
+pub fn text<'s>(node: Node, source: &'s str) -> &'s str {
+    &source[node.byte_range()]
+}
+
+/// Depth-first visit of every named node.
+pub fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.is_named() {
+            visit(node);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+        }
+    }
+}
+
+/// An import declaration: `import [static] path[.*];`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    pub path: String,
+    pub is_static: bool,
+    pub wildcard: bool,
+    /// Byte range of the whole declaration.
+    pub range: std::ops::Range<usize>,
+    /// Byte range of the dotted name (without `.*`).
+    pub name_range: std::ops::Range<usize>,
+}
+
+pub fn imports(root: Node, source: &str) -> Vec<Import> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    for decl in root.children(&mut cursor) {
+        if decl.kind() != "import_declaration" {
+            continue;
+        }
+        let mut c = decl.walk();
+        let mut is_static = false;
+        let mut wildcard = false;
+        let mut name = None;
+        for part in decl.children(&mut c) {
+            match part.kind() {
+                "static" => is_static = true,
+                "asterisk" => wildcard = true,
+                "scoped_identifier" | "identifier" => name = Some(part),
+                _ => {}
+            }
+        }
+        if let Some(name) = name {
+            out.push(Import {
+                path: text(name, source).split_whitespace().collect(),
+                is_static,
+                wildcard,
+                range: decl.byte_range(),
+                name_range: name.byte_range(),
+            });
+        }
+    }
+    out
+}
+
+/// Annotations (marker or with arguments) in a `modifiers` node.
+pub fn annotations<'t>(modifiers: Node<'t>) -> Vec<Node<'t>> {
+    let mut cursor = modifiers.walk();
+    modifiers
+        .children(&mut cursor)
+        .filter(|c| matches!(c.kind(), "marker_annotation" | "annotation"))
+        .collect()
+}
+
+pub fn modifiers_of(decl: Node) -> Option<Node> {
+    let mut cursor = decl.walk();
+    decl.children(&mut cursor).find(|c| c.kind() == "modifiers")
+}
+
+/// The annotation's name as written (`Test`, `org.junit.Test`).
+pub fn annotation_name<'s>(annotation: Node, source: &'s str) -> &'s str {
+    annotation
+        .child_by_field_name("name")
+        .map_or("", |n| text(n, source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_syntax_errors_with_position() {
+        let p = parse("class A { void f() { int x = ; } }").unwrap();
+        assert!(p.syntax_error.unwrap().contains("line 1"));
+        assert!(parse("class A {}").unwrap().syntax_error.is_none());
+    }
+
+    #[test]
+    fn reads_imports() {
+        let src = "import static org.junit.Assert.*;\nimport java.util.List;\nclass A {}";
+        let p = parse(src).unwrap();
+        let imps = imports(p.tree.root_node(), src);
+        assert_eq!(imps.len(), 2);
+        assert!(imps[0].is_static && imps[0].wildcard);
+        assert_eq!(imps[0].path, "org.junit.Assert");
+        assert_eq!(&src[imps[1].name_range.clone()], "java.util.List");
+    }
+}

@@ -1,0 +1,239 @@
+//! The run journal: the one typed record of a migration. Every report, summary and (later)
+//! PR body is a rendering of these entries.
+
+pub mod outcome;
+pub mod render;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::analyze::Inventory;
+use crate::build::maven::BuildRun;
+use crate::build::reports::TestResults;
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    Analyze,
+    Baseline,
+    Plan,
+    Execute,
+    Write,
+    Validate,
+    Classify,
+}
+
+/// Result category of a step.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    Success,
+    Empty,
+    NoMatch,
+    Error,
+    Exception,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Entry {
+    pub seq: u32,
+    pub stage: Stage,
+    /// What was known before the step.
+    pub known: String,
+    /// What the step is meant to settle.
+    pub intent: String,
+    /// The router rule that chose the step.
+    pub rule: String,
+    pub inputs: serde_json::Value,
+    pub result: StepResult,
+    pub category: Category,
+    pub duration_ms: u64,
+    pub cost_usd: f64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum StepResult {
+    Analyzed(Box<Analysis>),
+    AnalysisFailed { error: String },
+    Built(Box<BuildOutcome>),
+    BuildSkipped { reason: String },
+    Planned { tasks: Vec<Task> },
+    Task(TaskRecord),
+    Written { files: Vec<PathBuf>, dry_run: bool, diff: String },
+    WriteFailed { written: Vec<PathBuf>, failed: PathBuf, error: String },
+    Validated(Box<Validation>),
+    /// A budget (wall time, build time) ran out; the run stops here.
+    LimitReached { limit: String },
+    Classified(outcome::OutcomeRecord),
+}
+
+/// The fingerprint as the journal keeps it: the facts, the test inventory, the problems.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Analysis {
+    pub modules: Vec<ModuleSummary>,
+    pub java_level: Option<u32>,
+    pub level_sites: Vec<String>,
+    pub spring_boot: Option<String>,
+    pub spring_framework: Option<String>,
+    pub junit4_version: Option<String>,
+    pub files_by_junit: BTreeMap<String, usize>,
+    pub junit4_constructs: BTreeMap<String, usize>,
+    pub javax_jakarta_ee: Vec<String>,
+    pub javax_jdk: Vec<String>,
+    pub removed_java_ee_modules: Vec<String>,
+    pub syntax_errors: Vec<(PathBuf, String)>,
+    pub warnings: Vec<String>,
+    pub java_files: usize,
+    pub java_bytes: usize,
+    pub inventory: Inventory,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ModuleSummary {
+    pub pom: PathBuf,
+    pub artifact_id: String,
+    pub parent: Option<PathBuf>,
+    pub level: Option<u32>,
+    pub skipped: bool,
+    pub java_files: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BuildOutcome {
+    pub jdk: Option<u32>,
+    /// Level the build was forced to because no JDK accepts the declared one.
+    pub raised_level: Option<u32>,
+    pub run: Option<BuildRun>,
+    pub tests: TestResults,
+    pub error: Option<String>,
+}
+
+impl BuildOutcome {
+    pub fn compiled(&self) -> bool {
+        self.run.as_ref().is_some_and(|r| r.succeeded())
+    }
+    pub fn timed_out(&self) -> bool {
+        self.run.as_ref().is_some_and(|r| r.timed_out)
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Task {
+    pub id: String,
+    pub title: String,
+    pub recipes: Vec<String>,
+    pub files: Vec<PathBuf>,
+    /// Why the planner added it (the fingerprint fact behind it).
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum TaskStatus {
+    Done,
+    /// Nothing needed changing.
+    NoChange,
+    /// The recipe tier could not do it safely; the next tier (or a human) must.
+    LeftForNextTier,
+    Failed,
+}
+
+impl TaskStatus {
+    pub fn is_done(self) -> bool {
+        matches!(self, TaskStatus::Done | TaskStatus::NoChange)
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TaskRecord {
+    pub task_id: String,
+    pub tier: String,
+    pub status: TaskStatus,
+    pub files: Vec<PathBuf>,
+    pub changes: Vec<String>,
+    pub reason: Option<String>,
+}
+
+/// The invariance check: what the migrated build kept of the baseline.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Validation {
+    pub build: BuildOutcome,
+    /// Test methods in the baseline inventory that no longer exist in source.
+    pub lost_from_source: Vec<String>,
+    /// Baseline-green tests that are now failing, erroring or absent from the reports.
+    pub newly_failing: Vec<String>,
+    pub newly_skipped: Vec<String>,
+    pub executed_before: usize,
+    pub executed_after: usize,
+    pub green_before: usize,
+    pub green_after: usize,
+    pub class_majors: BTreeMap<u32, usize>,
+    pub expected_major: u32,
+}
+
+impl Validation {
+    pub fn invariant(&self) -> bool {
+        self.lost_from_source.is_empty()
+            && self.newly_failing.is_empty()
+            && self.newly_skipped.is_empty()
+            && self.executed_after >= self.executed_before
+    }
+    pub fn wrong_major_classes(&self) -> usize {
+        self.class_majors.iter().filter(|(m, _)| **m != self.expected_major).map(|(_, n)| n).sum()
+    }
+}
+
+/// The journal of one run as it is being written.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct Journal {
+    pub run_id: String,
+    pub entries: Vec<Entry>,
+}
+
+impl Journal {
+    pub fn analysis(&self) -> Option<&Analysis> {
+        self.entries.iter().find_map(|e| match &e.result {
+            StepResult::Analyzed(a) => Some(a.as_ref()),
+            _ => None,
+        })
+    }
+    pub fn baseline(&self) -> Option<&BuildOutcome> {
+        self.entries.iter().find_map(|e| match (&e.stage, &e.result) {
+            (Stage::Baseline, StepResult::Built(b)) => Some(b.as_ref()),
+            _ => None,
+        })
+    }
+    pub fn tasks(&self) -> &[Task] {
+        self.entries
+            .iter()
+            .find_map(|e| match &e.result {
+                StepResult::Planned { tasks } => Some(tasks.as_slice()),
+                _ => None,
+            })
+            .unwrap_or(&[])
+    }
+    pub fn task_records(&self) -> impl Iterator<Item = &TaskRecord> {
+        self.entries.iter().filter_map(|e| match &e.result {
+            StepResult::Task(t) => Some(t),
+            _ => None,
+        })
+    }
+    pub fn validation(&self) -> Option<&Validation> {
+        self.entries.iter().find_map(|e| match &e.result {
+            StepResult::Validated(v) => Some(v.as_ref()),
+            _ => None,
+        })
+    }
+    pub fn outcome(&self) -> Option<&outcome::OutcomeRecord> {
+        self.entries.iter().find_map(|e| match &e.result {
+            StepResult::Classified(o) => Some(o),
+            _ => None,
+        })
+    }
+    pub fn cost_usd(&self) -> f64 {
+        self.entries.iter().map(|e| e.cost_usd).sum()
+    }
+}

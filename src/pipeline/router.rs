@@ -1,0 +1,128 @@
+//! The router: code, not a model, decides the next step from what the journal knows.
+
+/// The next step of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Analyze,
+    Baseline,
+    SkipBaseline,
+    Plan,
+    Execute,
+    Write,
+    Validate,
+    SkipValidation,
+    StopOnLimit,
+    Classify,
+    Done,
+}
+
+/// What the router looks at.
+#[derive(Debug, Default, Clone)]
+pub struct State {
+    pub analyzed: bool,
+    pub analysis_failed: bool,
+    pub build_enabled: bool,
+    pub dry_run: bool,
+    pub baseline_done: bool,
+    pub baseline_timed_out: bool,
+    pub planned: bool,
+    pub tasks_pending: bool,
+    pub written: bool,
+    pub write_failed: bool,
+    pub validated: bool,
+    pub limit_reached: bool,
+    pub out_of_time: bool,
+    pub classified: bool,
+}
+
+/// Returns the step and the id of the rule that chose it (recorded in the journal).
+pub fn next(s: &State) -> (Step, &'static str) {
+    if s.classified {
+        return (Step::Done, "R9:classified");
+    }
+    if s.out_of_time && !s.limit_reached {
+        return (Step::StopOnLimit, "R0:wall-clock budget spent");
+    }
+    if s.limit_reached {
+        return (Step::Classify, "R0b:limit reached, classify what exists");
+    }
+    if !s.analyzed {
+        return (Step::Analyze, "R1:nothing known yet, analyze");
+    }
+    if s.analysis_failed {
+        return (Step::Classify, "R2:analysis failed, nothing safe to do");
+    }
+    if !s.baseline_done {
+        return if s.build_enabled {
+            (Step::Baseline, "R3:no baseline yet, build untouched project")
+        } else {
+            (Step::SkipBaseline, "R3b:builds disabled, no baseline")
+        };
+    }
+    if s.baseline_timed_out {
+        return (Step::Classify, "R4:baseline hit the build time limit");
+    }
+    if !s.planned {
+        return (Step::Plan, "R5:baseline known, derive tasks from fingerprint");
+    }
+    if s.tasks_pending {
+        return (Step::Execute, "R6:pending tasks, run the recipe tier");
+    }
+    if !s.written {
+        return (Step::Write, "R7:tasks done, write or show changes");
+    }
+    if s.write_failed {
+        return (Step::Classify, "R8:write failed");
+    }
+    if !s.validated {
+        return if s.build_enabled && !s.dry_run {
+            (Step::Validate, "R8b:changes written, validate against baseline")
+        } else {
+            (Step::SkipValidation, "R8c:builds disabled or dry run, no validation")
+        };
+    }
+    (Step::Classify, "R9:validated, classify")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walks_the_stages_in_order() {
+        let mut s = State { build_enabled: true, ..Default::default() };
+        let mut steps = Vec::new();
+        loop {
+            let (step, _) = next(&s);
+            steps.push(step);
+            match step {
+                Step::Analyze => s.analyzed = true,
+                Step::Baseline => s.baseline_done = true,
+                Step::Plan => {
+                    s.planned = true;
+                    s.tasks_pending = true
+                }
+                Step::Execute => s.tasks_pending = false,
+                Step::Write => s.written = true,
+                Step::Validate => s.validated = true,
+                Step::Classify => s.classified = true,
+                Step::Done => break,
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        use Step::*;
+        assert_eq!(steps, [Analyze, Baseline, Plan, Execute, Write, Validate, Classify, Done]);
+    }
+
+    #[test]
+    fn stops_early_on_failures_and_limits() {
+        let s = State { analyzed: true, analysis_failed: true, ..Default::default() };
+        assert_eq!(next(&s).0, Step::Classify);
+        let s = State { analyzed: true, out_of_time: true, ..Default::default() };
+        assert_eq!(next(&s).0, Step::StopOnLimit);
+        let s = State { analyzed: true, baseline_done: true, baseline_timed_out: true, build_enabled: true, ..Default::default() };
+        assert_eq!(next(&s).0, Step::Classify);
+        let s = State { analyzed: true, baseline_done: true, planned: true, written: true, dry_run: true, build_enabled: true, ..Default::default() };
+        assert_eq!(next(&s).0, Step::SkipValidation);
+    }
+}

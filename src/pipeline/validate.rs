@@ -1,0 +1,98 @@
+//! Stage 5: compare the migrated build with the baseline (the invariance check).
+
+use std::collections::BTreeSet;
+
+use crate::analyze::Inventory;
+use crate::build::reports::{TestResults, TestStatus};
+use crate::journal::{BuildOutcome, Validation};
+
+fn inventory_keys(inv: &Inventory) -> BTreeSet<String> {
+    inv.iter()
+        .flat_map(|(file, tests)| tests.iter().map(move |t| format!("{}::{}#{}", file.display(), t.class, t.method)))
+        .collect()
+}
+
+fn executed(r: &TestResults) -> usize {
+    r.tests.values().filter(|s| **s != TestStatus::Skipped).count()
+}
+
+/// Static inventory (no test method lost) and executed results (every baseline-green test
+/// still green, none newly skipped, no fewer executed). A red baseline test is not held
+/// against the migration.
+pub fn compare(
+    before_inventory: &Inventory,
+    after_inventory: &Inventory,
+    baseline: Option<&BuildOutcome>,
+    after: BuildOutcome,
+    class_majors: std::collections::BTreeMap<u32, usize>,
+    expected_major: u32,
+) -> Validation {
+    let after_keys = inventory_keys(after_inventory);
+    let lost_from_source = inventory_keys(before_inventory).into_iter().filter(|k| !after_keys.contains(k)).collect();
+    let empty = TestResults::default();
+    let before = baseline.map_or(&empty, |b| &b.tests);
+    let mut newly_failing = Vec::new();
+    let mut newly_skipped = Vec::new();
+    for (name, status) in &before.tests {
+        if !status.is_green() {
+            continue;
+        }
+        match after.tests.tests.get(name) {
+            Some(s) if s.is_green() => {}
+            Some(TestStatus::Skipped) => newly_skipped.push(name.clone()),
+            Some(s) => newly_failing.push(format!("{name} ({})", format!("{s:?}").to_lowercase())),
+            None => newly_failing.push(format!("{name} (not run)")),
+        }
+    }
+    Validation {
+        executed_before: executed(before),
+        executed_after: executed(&after.tests),
+        green_before: before.count(TestStatus::Passed),
+        green_after: after.tests.count(TestStatus::Passed),
+        lost_from_source,
+        newly_failing,
+        newly_skipped,
+        build: after,
+        class_majors,
+        expected_major,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::java::TestMethod;
+    use std::collections::BTreeMap;
+    use std::path::PathBuf;
+
+    fn results(pairs: &[(&str, TestStatus)]) -> BuildOutcome {
+        BuildOutcome {
+            jdk: Some(17),
+            raised_level: None,
+            run: None,
+            tests: TestResults { tests: pairs.iter().map(|(k, s)| (k.to_string(), *s)).collect(), ..Default::default() },
+            error: None,
+        }
+    }
+
+    fn inv(methods: &[&str]) -> Inventory {
+        BTreeMap::from([(
+            PathBuf::from("T.java"),
+            methods.iter().map(|m| TestMethod { class: "T".into(), method: m.to_string(), kind: "Test".into() }).collect(),
+        )])
+    }
+
+    #[test]
+    fn red_baseline_tests_are_excused_but_green_ones_must_stay() {
+        use TestStatus::*;
+        let base = results(&[("T#a", Passed), ("T#b", Failed), ("T#c", Passed), ("T#d", Passed)]);
+        let after = results(&[("T#a", Passed), ("T#b", Failed), ("T#c", Skipped)]);
+        let v = compare(&inv(&["a", "b", "c", "d"]), &inv(&["a", "b", "c"]), Some(&base), after, BTreeMap::new(), 61);
+        assert_eq!(v.lost_from_source, ["T.java::T#d"]);
+        assert_eq!(v.newly_failing, ["T#d (not run)"]);
+        assert_eq!(v.newly_skipped, ["T#c"]);
+        assert!(!v.invariant());
+        let same = compare(&inv(&["a"]), &inv(&["a"]), Some(&base), results(&[("T#a", Passed), ("T#b", Passed), ("T#c", Passed), ("T#d", Passed)]), BTreeMap::new(), 61);
+        assert!(same.invariant());
+    }
+}

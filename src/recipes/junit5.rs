@@ -1,0 +1,579 @@
+//! JUnit 4 -> Jupiter for one source file. Renames come from the declarative table in
+//! `catalog/junit4-to-jupiter.yml`; this code handles what a table cannot say.
+//!
+//! A file is either converted completely or left untouched on the vintage engine with a
+//! reason: half-converted files would silently drop rules or runners.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+use tree_sitter::Node;
+
+use crate::edit::{self, Edit, indent_at, line_ending};
+use crate::java_syntax::{self, Import, annotation_name, text};
+
+#[derive(Debug, Deserialize)]
+pub struct Junit5Table {
+    pub id: String,
+    pub description: String,
+    pub type_renames: BTreeMap<String, String>,
+    pub member_renames: BTreeMap<String, String>,
+    pub unsupported_members: Vec<String>,
+    pub unsupported_annotations: Vec<String>,
+}
+
+pub static TABLE: LazyLock<Junit5Table> = LazyLock::new(|| {
+    serde_saphyr::from_str(include_str!("catalog/junit4-to-jupiter.yml"))
+        .expect("built-in recipe table is valid YAML")
+});
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileOutcome {
+    /// No JUnit 4 in the file.
+    Unchanged,
+    Rewritten { text: String, changes: Vec<String> },
+    /// Left on JUnit 4 (vintage engine) for the reason given.
+    LeftOnJunit4 { reason: String },
+    /// Not rewritten because the file does not parse.
+    SyntaxError { message: String },
+}
+
+const JUNIT4_PACKAGE: &str = "org.junit";
+const JUPITER_PACKAGE: &str = "org.junit.jupiter";
+
+fn is_junit4(path: &str) -> bool {
+    (path == JUNIT4_PACKAGE || path.starts_with("org.junit."))
+        && !path.starts_with(JUPITER_PACKAGE)
+}
+
+fn simple(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+/// What a simple type name refers to in this file, from its JUnit 4 imports.
+struct Scope {
+    /// simple name -> JUnit 4 FQN, for types imported singly or via `org.junit.*`.
+    types: HashMap<String, String>,
+    /// statically imported member -> owning JUnit 4 class (`assertEquals` -> org.junit.Assert).
+    static_members: HashMap<String, String>,
+    /// classes whose members are all statically imported.
+    static_wildcards: Vec<String>,
+}
+
+impl Scope {
+    fn new(imports: &[Import]) -> Self {
+        let mut types = HashMap::new();
+        let mut static_members = HashMap::new();
+        let mut static_wildcards = Vec::new();
+        for imp in imports.iter().filter(|i| is_junit4(&i.path)) {
+            match (imp.is_static, imp.wildcard) {
+                (false, false) => {
+                    types.insert(simple(&imp.path).to_string(), imp.path.clone());
+                }
+                (false, true) if imp.path == JUNIT4_PACKAGE => {
+                    for fqn in TABLE.type_renames.keys() {
+                        types.entry(simple(fqn).to_string()).or_insert_with(|| fqn.clone());
+                    }
+                }
+                (true, false) => {
+                    let (owner, member) = imp.path.rsplit_once('.').unwrap_or(("", &imp.path));
+                    static_members.insert(member.to_string(), owner.to_string());
+                }
+                (true, true) => static_wildcards.push(imp.path.clone()),
+                _ => {}
+            }
+        }
+        Self { types, static_members, static_wildcards }
+    }
+
+    /// The JUnit 4 class an unqualified call like `assertEquals(..)` resolves to.
+    fn static_owner(&self, member: &str) -> Option<String> {
+        if let Some(o) = self.static_members.get(member) {
+            return Some(o.clone());
+        }
+        // Only Assert/Assume members are resolvable without type information.
+        self.static_wildcards
+            .iter()
+            .find(|w| {
+                (w.ends_with(".Assert") && (member.starts_with("assert") || member == "fail"))
+                    || (w.ends_with(".Assume") && member.starts_with("assume"))
+            })
+            .cloned()
+    }
+
+    /// FQN of a type written as `name` (simple or qualified) if it is JUnit 4.
+    fn resolve(&self, name: &str) -> Option<String> {
+        if name.contains('.') {
+            return is_junit4(name).then(|| name.to_string());
+        }
+        self.types.get(name).cloned()
+    }
+}
+
+/// Declared types of locals, fields and parameters by name (first declaration wins; the
+/// file is small enough that shadowing is rare, and a wrong guess only makes a call
+/// "ambiguous", which leaves the file alone).
+fn declared_types(root: Node, src: &str) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    java_syntax::walk(root, |n| {
+        let (ty, decls): (Option<Node>, Vec<Node>) = match n.kind() {
+            "local_variable_declaration" | "field_declaration" => {
+                let mut c = n.walk();
+                (
+                    n.child_by_field_name("type"),
+                    n.children_by_field_name("declarator", &mut c).collect(),
+                )
+            }
+            "formal_parameter" => (n.child_by_field_name("type"), vec![n]),
+            _ => return,
+        };
+        let Some(ty) = ty else { return };
+        for d in decls {
+            if let Some(name) = d.child_by_field_name("name") {
+                let dims = d.child_by_field_name("dimensions").map_or("", |x| text(x, src));
+                out.entry(text(name, src).to_string())
+                    .or_insert_with(|| format!("{}{}", text(ty, src), dims));
+            }
+        }
+    });
+    out
+}
+
+struct Rewriter<'a> {
+    src: &'a str,
+    scope: Scope,
+    types: HashMap<String, String>,
+    edits: Vec<Edit>,
+    changes: Vec<String>,
+    imports_needed: Vec<String>,
+}
+
+/// Runs the recipe on one file.
+pub fn migrate(src: &str) -> FileOutcome {
+    let Some(parsed) = java_syntax::parse(src) else {
+        return FileOutcome::SyntaxError { message: "parser gave up".into() };
+    };
+    if let Some(message) = parsed.syntax_error {
+        return FileOutcome::SyntaxError { message };
+    }
+    let root = parsed.tree.root_node();
+    let imports = java_syntax::imports(root, src);
+    let uses_junit4 = imports.iter().any(|i| is_junit4(&i.path))
+        || src.contains("@org.junit.Test")
+        || src.contains("org.junit.Assert.");
+    if !uses_junit4 {
+        return FileOutcome::Unchanged;
+    }
+    let mut rw = Rewriter {
+        src,
+        scope: Scope::new(&imports),
+        types: declared_types(root, src),
+        edits: Vec::new(),
+        changes: Vec::new(),
+        imports_needed: Vec::new(),
+    };
+    let result = rw
+        .rewrite_imports(&imports)
+        .and_then(|()| rw.check_class_shape(root))
+        .and_then(|()| rw.rewrite_nodes(root));
+    if let Err(reason) = result {
+        return FileOutcome::LeftOnJunit4 { reason };
+    }
+    rw.add_imports(&imports, root);
+    let out = match edit::apply(src, &rw.edits) {
+        Ok(out) => out,
+        Err(e) => return FileOutcome::LeftOnJunit4 { reason: format!("conflicting rewrites: {e}") },
+    };
+    if let Some(reason) = verify(&out) {
+        return FileOutcome::LeftOnJunit4 { reason };
+    }
+    rw.changes.sort();
+    rw.changes.dedup();
+    FileOutcome::Rewritten { text: out, changes: rw.changes }
+}
+
+/// The output must parse and must not reference JUnit 4 any more.
+fn verify(out: &str) -> Option<String> {
+    match java_syntax::parse(out) {
+        Some(p) if p.syntax_error.is_none() => {}
+        _ => return Some("rewrite would not parse; left unchanged".into()),
+    }
+    let leftover = out.match_indices("org.junit.").find(|(i, _)| !out[*i..].starts_with("org.junit.jupiter"));
+    leftover.map(|(i, _)| {
+        let line = out[..i].matches('\n').count() + 1;
+        format!("JUnit 4 reference remains at line {line}")
+    })
+}
+
+impl Rewriter<'_> {
+    fn rewrite_imports(&mut self, imports: &[Import]) -> Result<(), String> {
+        for imp in imports.iter().filter(|i| is_junit4(&i.path)) {
+            let new = if imp.wildcard && !imp.is_static {
+                (imp.path == JUNIT4_PACKAGE).then(|| "org.junit.jupiter.api".to_string())
+            } else if imp.is_static && !imp.wildcard {
+                let member = member_rename(&imp.path)?;
+                Some(member)
+            } else {
+                TABLE.type_renames.get(&imp.path).cloned()
+            };
+            let Some(new) = new else {
+                return Err(format!("no Jupiter equivalent for import {}", imp.path));
+            };
+            self.edits.push(Edit::replace(imp.name_range.clone(), new));
+        }
+        Ok(())
+    }
+
+    fn check_class_shape(&self, root: Node) -> Result<(), String> {
+        let mut problem = None;
+        java_syntax::walk(root, |n| {
+            if problem.is_some() {
+                return;
+            }
+            if n.kind() == "superclass" {
+                let s = text(n, self.src);
+                if s.contains("TestCase") {
+                    problem = Some("JUnit 3 TestCase subclass".to_string());
+                }
+            }
+            if matches!(n.kind(), "marker_annotation" | "annotation") {
+                let name = annotation_name(n, self.src);
+                if TABLE.unsupported_annotations.iter().any(|u| u == simple(name)) {
+                    problem = Some(format!("@{} has no safe core-recipe equivalent", simple(name)));
+                }
+            }
+        });
+        problem.map_or(Ok(()), Err)
+    }
+
+    fn rewrite_nodes(&mut self, root: Node) -> Result<(), String> {
+        let mut nodes = Vec::new();
+        java_syntax::walk(root, |n| {
+            if matches!(
+                n.kind(),
+                "marker_annotation" | "annotation" | "method_invocation" | "identifier" | "scoped_identifier" | "scoped_type_identifier" | "field_access"
+            ) {
+                nodes.push(n);
+            }
+        });
+        // Receivers renamed by a call-specific rule are skipped by the generic type rename.
+        let mut handled: HashSet<usize> = HashSet::new();
+        for &n in &nodes {
+            match n.kind() {
+                "marker_annotation" | "annotation" => self.annotation(n, &mut handled)?,
+                "method_invocation" => self.invocation(n, &mut handled)?,
+                _ => {}
+            }
+        }
+        for &n in &nodes {
+            if handled.contains(&n.id()) || in_import(n) {
+                continue;
+            }
+            self.type_reference(n, &mut handled);
+        }
+        Ok(())
+    }
+
+    /// Renames a JUnit 4 type used as a name (`Assert`, `org.junit.Assert`).
+    fn type_reference(&mut self, n: Node, handled: &mut HashSet<usize>) {
+        let kind = n.kind();
+        let t = text(n, self.src);
+        let fqn = match kind {
+            "identifier" | "type_identifier" => self.scope.types.get(t).cloned(),
+            _ if is_junit4(t) => Some(t.to_string()),
+            _ => None,
+        };
+        let Some(fqn) = fqn else { return };
+        let Some(new) = TABLE.type_renames.get(&fqn) else { return };
+        let replacement = if t.contains('.') { new.as_str() } else { simple(new) };
+        mark_subtree(n, handled);
+        self.edits.push(Edit::replace(n.byte_range(), replacement));
+        self.changes.push(format!("{} -> {}", simple(&fqn), simple(new)));
+    }
+
+    fn annotation(&mut self, a: Node, handled: &mut HashSet<usize>) -> Result<(), String> {
+        let name_node = a.child_by_field_name("name").ok_or("annotation without name")?;
+        let name = text(name_node, self.src);
+        let Some(fqn) = self.scope.resolve(name) else { return Ok(()) };
+        let Some(new_fqn) = TABLE.type_renames.get(&fqn) else {
+            return Err(format!("@{name} has no Jupiter equivalent"));
+        };
+        let new_name = if name.contains('.') { new_fqn.as_str() } else { simple(new_fqn) };
+        mark_subtree(a, handled);
+        if fqn != "org.junit.Test" || a.kind() == "marker_annotation" {
+            self.edits.push(Edit::replace(name_node.byte_range(), new_name));
+            if simple(&fqn) != simple(new_fqn) {
+                self.changes.push(format!("@{} -> @{}", simple(&fqn), simple(new_fqn)));
+            }
+            return Ok(());
+        }
+        // @Test(expected = X.class, timeout = n)
+        let args = a.child_by_field_name("arguments").ok_or("@Test without arguments")?;
+        let mut expected = None;
+        let mut timeout = None;
+        let mut c = args.walk();
+        for pair in args.named_children(&mut c) {
+            if pair.kind() != "element_value_pair" {
+                return Err("@Test with an unnamed argument".into());
+            }
+            let key = pair.child_by_field_name("key").map_or("", |k| text(k, self.src));
+            let value = pair.child_by_field_name("value").map_or("", |v| text(v, self.src));
+            match key {
+                "expected" => expected = Some(value.to_string()),
+                "timeout" => timeout = Some(value.to_string()),
+                other => return Err(format!("@Test({other}) is not supported")),
+            }
+        }
+        let mut replacement = format!("@{new_name}");
+        if let Some(ms) = timeout {
+            let sep = annotation_separator(self.src, a);
+            replacement.push_str(&format!("{sep}@Timeout(value = {ms}, unit = TimeUnit.MILLISECONDS)"));
+            self.imports_needed.push("org.junit.jupiter.api.Timeout".into());
+            self.imports_needed.push("java.util.concurrent.TimeUnit".into());
+            self.changes.push("@Test(timeout) -> @Timeout".into());
+        }
+        self.edits.push(Edit::replace(a.byte_range(), replacement));
+        if let Some(exception) = expected {
+            let method = a.parent().and_then(|m| m.parent()).filter(|m| m.kind() == "method_declaration");
+            let body = method.and_then(|m| m.child_by_field_name("body")).ok_or("@Test(expected) outside a method")?;
+            self.edits.push(self.wrap_in_assert_throws(body, &exception));
+            self.imports_needed.push("static org.junit.jupiter.api.Assertions.assertThrows".into());
+            self.changes.push("@Test(expected) -> assertThrows".into());
+        }
+        Ok(())
+    }
+
+    /// `{ body }` -> `{ assertThrows(X.class, () -> { body }); }`, body re-indented one level.
+    fn wrap_in_assert_throws(&self, body: Node, exception: &str) -> Edit {
+        let src = self.src;
+        let eol = line_ending(src);
+        let inner = &src[body.start_byte() + 1..body.end_byte() - 1];
+        let call = format!("assertThrows({exception}, () -> {{");
+        if !inner.contains('\n') {
+            return Edit::replace(body.byte_range(), format!("{{ {call}{inner}}}); }}"));
+        }
+        let close_indent = indent_at(src, body.end_byte() - 1);
+        let first_stmt = inner.lines().skip(1).find(|l| !l.trim().is_empty()).unwrap_or("");
+        let stmt_indent: String = first_stmt.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        let unit = stmt_indent
+            .strip_prefix(close_indent)
+            .filter(|u| !u.is_empty())
+            .unwrap_or("    ")
+            .to_string();
+        let mut lines: Vec<&str> = inner.split('\n').collect();
+        let last = lines.pop().unwrap_or("");
+        let head = if lines.is_empty() { "" } else { lines.remove(0) };
+        let mut out = String::from("{");
+        out.push_str(head.trim_end_matches('\r'));
+        out.push_str(eol);
+        out.push_str(&format!("{close_indent}{unit}{call}"));
+        for l in lines {
+            let l = l.trim_end_matches('\r');
+            out.push_str(eol);
+            if !l.trim().is_empty() {
+                out.push_str(&unit);
+            }
+            out.push_str(l);
+        }
+        out.push_str(&format!("{eol}{close_indent}{unit}}});{eol}{}", last.trim_end_matches('\r')));
+        out.push('}');
+        Edit::replace(body.byte_range(), out)
+    }
+
+    fn invocation(&mut self, call: Node, handled: &mut HashSet<usize>) -> Result<(), String> {
+        let src = self.src;
+        let Some(name_node) = call.child_by_field_name("name") else { return Ok(()) };
+        let name = text(name_node, src);
+        let object = call.child_by_field_name("object");
+        let owner = match object {
+            Some(o) => self.scope.resolve(text(o, src)),
+            None => self.scope.static_owner(name),
+        };
+        let Some(owner) = owner else { return Ok(()) };
+        let member = format!("{owner}.{name}");
+        if TABLE.unsupported_members.contains(&member) {
+            return Err(format!("{}.{name} has no Jupiter equivalent", simple(&owner)));
+        }
+        if let Some(target) = TABLE.member_renames.get(&member) {
+            // Assert.assertThat(..) -> MatcherAssert.assertThat(..), same argument order.
+            if let Some(o) = object {
+                let (class, _) = target.rsplit_once('.').unwrap_or((target, ""));
+                let written = if text(o, src).contains('.') { class } else { simple(class) };
+                mark_subtree(o, handled);
+                self.edits.push(Edit::replace(o.byte_range(), written));
+                if !written.contains('.') {
+                    self.imports_needed.push(class.to_string());
+                }
+            }
+            self.changes.push(format!("{}.{name} -> {}", simple(&owner), simple(target.rsplit_once('.').map_or(target.as_str(), |x| x.0))));
+            return Ok(());
+        }
+        let Some(args) = call.child_by_field_name("arguments") else { return Ok(()) };
+        let mut c = args.walk();
+        let argv: Vec<Node> = args.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
+        match self.message_position(name, &argv) {
+            Message::None => {}
+            Message::First => {
+                let (first, second, last) = (argv[0], argv[1], argv[argv.len() - 1]);
+                self.edits.push(Edit::replace(first.start_byte()..second.start_byte(), ""));
+                self.edits.push(Edit::insert(last.end_byte(), format!(", {}", text(first, src))));
+                self.changes.push("assertion message moved last".into());
+            }
+            Message::Ambiguous => {
+                return Err(format!(
+                    "cannot tell whether the first argument of {name} at line {} is a message",
+                    call.start_position().row + 1
+                ));
+            }
+        }
+        let values = if argv.len() == 3 && matches!(self.message_position(name, &argv), Message::First) { &argv[1..] } else { &argv[..] };
+        if name == "assertEquals" && values.len() == 2 && values.iter().any(|v| self.looks_array(*v)) {
+            self.edits.push(Edit::replace(name_node.byte_range(), "assertArrayEquals"));
+            self.changes.push("assertEquals(Object[],Object[]) -> assertArrayEquals".into());
+            if object.is_none() && !self.scope.static_wildcards.iter().any(|w| w.ends_with(".Assert")) {
+                self.imports_needed.push("static org.junit.jupiter.api.Assertions.assertArrayEquals".into());
+            }
+        }
+        Ok(())
+    }
+
+    fn message_position(&self, name: &str, args: &[Node]) -> Message {
+        let n = args.len();
+        match name {
+            "assertTrue" | "assertFalse" | "assertNull" | "assertNotNull" | "assumeTrue" | "assumeFalse" if n == 2 => Message::First,
+            "assertSame" | "assertNotSame" | "assertThrows" if n == 3 => Message::First,
+            "assertEquals" | "assertNotEquals" | "assertArrayEquals" if n == 4 => Message::First,
+            "assertEquals" | "assertNotEquals" | "assertArrayEquals" if n == 3 => {
+                if self.looks_string(args[0]) {
+                    Message::First
+                } else if self.looks_numeric(args[2]) || self.looks_numeric(args[0]) || self.looks_array(args[0]) {
+                    Message::None
+                } else {
+                    Message::Ambiguous
+                }
+            }
+            _ => Message::None,
+        }
+    }
+
+    fn declared(&self, n: Node) -> Option<&str> {
+        (n.kind() == "identifier").then(|| self.types.get(text(n, self.src)).map(String::as_str)).flatten()
+    }
+
+    fn looks_string(&self, n: Node) -> bool {
+        match n.kind() {
+            "string_literal" | "text_block" => true,
+            "binary_expression" => {
+                let mut c = n.walk();
+                n.named_children(&mut c).any(|x| self.looks_string(x))
+            }
+            "parenthesized_expression" => n.named_child(0).is_some_and(|x| self.looks_string(x)),
+            "method_invocation" => {
+                let name = n.child_by_field_name("name").map_or("", |x| text(x, self.src));
+                let obj = n.child_by_field_name("object").map_or("", |x| text(x, self.src));
+                matches!(name, "toString" | "format" | "formatted") || obj == "String"
+            }
+            _ => self.declared(n).is_some_and(|t| t == "String" || t == "java.lang.String"),
+        }
+    }
+
+    fn looks_numeric(&self, n: Node) -> bool {
+        match n.kind() {
+            "decimal_floating_point_literal" | "decimal_integer_literal" | "hex_integer_literal" => true,
+            "unary_expression" | "parenthesized_expression" => n.named_child(0).is_some_and(|x| self.looks_numeric(x)),
+            _ => self.declared(n).is_some_and(|t| matches!(t, "double" | "float" | "long" | "int" | "short" | "byte" | "char")),
+        }
+    }
+
+    fn looks_array(&self, n: Node) -> bool {
+        n.kind() == "array_creation_expression" || self.declared(n).is_some_and(|t| t.ends_with("[]"))
+    }
+
+    /// Adds needed imports after the last import (or after the package line).
+    fn add_imports(&mut self, imports: &[Import], root: Node) {
+        let src = self.src;
+        let after_mapping: Vec<String> = imports
+            .iter()
+            .map(|i| {
+                let path = if is_junit4(&i.path) {
+                    if i.is_static { member_rename(&i.path).unwrap_or_default() } else { TABLE.type_renames.get(&i.path).cloned().unwrap_or_default() }
+                } else {
+                    i.path.clone()
+                };
+                format!("{}{}{}", if i.is_static { "static " } else { "" }, path, if i.wildcard { ".*" } else { "" })
+            })
+            .collect();
+        let covered = |needed: &str| {
+            after_mapping.iter().any(|have| {
+                have == needed || {
+                    let (owner, _) = needed.rsplit_once('.').unwrap_or(("", ""));
+                    have.strip_suffix(".*") == Some(owner)
+                }
+            })
+        };
+        let mut needed: Vec<String> = self.imports_needed.drain(..).filter(|n| !covered(n)).collect();
+        needed.sort();
+        needed.dedup();
+        if needed.is_empty() {
+            return;
+        }
+        let eol = line_ending(src);
+        let anchor = imports.last().map(|i| i.range.end).or_else(|| {
+            let mut c = root.walk();
+            root.children(&mut c).find(|n| n.kind() == "package_declaration").map(|p| p.end_byte())
+        });
+        let text: String = needed.iter().map(|n| format!("{eol}import {n};")).collect();
+        match anchor {
+            Some(at) => self.edits.push(Edit::insert(at, text)),
+            None => self.edits.push(Edit::insert(0, format!("{}{eol}", text.trim_start()))),
+        }
+    }
+}
+
+enum Message {
+    None,
+    First,
+    Ambiguous,
+}
+
+fn member_rename(path: &str) -> Result<String, String> {
+    if let Some(m) = TABLE.member_renames.get(path) {
+        return Ok(m.clone());
+    }
+    if TABLE.unsupported_members.iter().any(|u| u == path) {
+        return Err(format!("no Jupiter equivalent for {path}"));
+    }
+    let (owner, member) = path.rsplit_once('.').ok_or_else(|| format!("bad import {path}"))?;
+    TABLE
+        .type_renames
+        .get(owner)
+        .map(|new_owner| format!("{new_owner}.{member}"))
+        .ok_or_else(|| format!("no Jupiter equivalent for import static {path}"))
+}
+
+fn in_import(n: Node) -> bool {
+    let mut cur = n.parent();
+    while let Some(p) = cur {
+        if p.kind() == "import_declaration" {
+            return true;
+        }
+        cur = p.parent();
+    }
+    false
+}
+
+fn mark_subtree(n: Node, handled: &mut HashSet<usize>) {
+    java_syntax::walk(n, |x| {
+        handled.insert(x.id());
+    });
+}
+
+/// A new annotation goes on its own line when the old one was, else after a space.
+fn annotation_separator(src: &str, a: Node) -> String {
+    let line_start = src[..a.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    let before = &src[line_start..a.start_byte()];
+    let after = &src[a.end_byte()..];
+    let own_line = before.trim().is_empty() && after.trim_start_matches([' ', '\t']).starts_with(['\n', '\r']);
+    if own_line { format!("{}{before}", line_ending(src)) } else { " ".into() }
+}

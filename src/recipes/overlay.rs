@@ -1,0 +1,106 @@
+//! Pending file contents for a run: recipes read and write here, and nothing reaches the
+//! disk until [`Overlay::commit`], so a failing run leaves the project untouched.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::analyze::pom::{self, parse_document};
+use crate::edit::{self, Edit};
+
+#[derive(Debug)]
+pub struct Overlay {
+    root: PathBuf,
+    /// relative path -> (original, current)
+    files: BTreeMap<PathBuf, (String, String)>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CommitError {
+    #[error("wrote {written:?}, then failed on {failed}: {source}")]
+    Partial {
+        written: Vec<PathBuf>,
+        failed: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl Overlay {
+    pub fn new(root: &Path) -> Self {
+        Self { root: root.to_path_buf(), files: BTreeMap::new() }
+    }
+
+    pub fn read(&mut self, rel: &Path) -> std::io::Result<&str> {
+        if !self.files.contains_key(rel) {
+            let text = std::fs::read_to_string(self.root.join(rel))?;
+            self.files.insert(rel.to_path_buf(), (text.clone(), text));
+        }
+        Ok(&self.files[rel].1)
+    }
+
+    /// Records new content for a file already read (or known by its original).
+    pub fn write(&mut self, rel: &Path, original: String, text: String) {
+        self.files
+            .entry(rel.to_path_buf())
+            .and_modify(|e| e.1 = text.clone())
+            .or_insert((original, text));
+    }
+
+    /// Applies pom edits computed by `f` against the current text; the result must still
+    /// be a well-formed pom or nothing is recorded.
+    pub fn edit_pom(
+        &mut self,
+        rel: &Path,
+        f: impl FnOnce(&str, roxmltree::Node) -> Vec<Edit>,
+    ) -> anyhow::Result<bool> {
+        let current = self.read(rel)?.to_string();
+        let edits = {
+            let doc = parse_document(rel, &current)?;
+            f(&current, doc.root_element())
+        };
+        if edits.is_empty() {
+            return Ok(false);
+        }
+        let out = edit::apply(&current, &edits)?;
+        pom::Pom::parse(rel, &out)
+            .map_err(|e| anyhow::anyhow!("edit of {} would break it: {e}", rel.display()))?;
+        let changed = out != current;
+        self.files.get_mut(rel).expect("read above").1 = out;
+        Ok(changed)
+    }
+
+    /// Files whose content differs from the original.
+    pub fn changed(&self) -> impl Iterator<Item = (&Path, &str, &str)> {
+        self.files
+            .iter()
+            .filter(|(_, (o, c))| o != c)
+            .map(|(p, (o, c))| (p.as_path(), o.as_str(), c.as_str()))
+    }
+
+    /// Unified diff of every change, for `--dry-run` and reports.
+    pub fn diff(&self) -> String {
+        let mut out = String::new();
+        for (path, old, new) in self.changed() {
+            let d = similar::TextDiff::from_lines(old, new);
+            let p = path.display().to_string();
+            out.push_str(&d.unified_diff().context_radius(3).header(&format!("a/{p}"), &format!("b/{p}")).to_string());
+        }
+        out
+    }
+
+    /// Writes changed files, each through a temporary file and a rename so no file is ever
+    /// half-written. On failure the error lists what was already written.
+    pub fn commit(&self) -> Result<Vec<PathBuf>, CommitError> {
+        let mut written = Vec::new();
+        for (rel, _, new) in self.changed() {
+            let path = self.root.join(rel);
+            let tmp = path.with_extension("uplift-tmp");
+            let result = std::fs::write(&tmp, new).and_then(|()| std::fs::rename(&tmp, &path));
+            if let Err(source) = result {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(CommitError::Partial { written, failed: rel.to_path_buf(), source });
+            }
+            written.push(rel.to_path_buf());
+        }
+        Ok(written)
+    }
+}

@@ -1,0 +1,139 @@
+//! Persistence of runs and their journals (embedded SQLite; one file per user).
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use anyhow::Context;
+use serde::Serialize;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::Row;
+
+use crate::journal::{Entry, Journal};
+
+#[derive(Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunRow {
+    pub id: String,
+    pub project: String,
+    pub target: i64,
+    pub started_at: String,
+    pub finished_at: Option<String>,
+    pub outcome: Option<String>,
+}
+
+/// `$UPLIFT_DB`, else `$XDG_DATA_HOME/uplift/uplift.db`, else `~/.local/share/uplift/uplift.db`.
+pub fn default_path() -> PathBuf {
+    if let Some(p) = std::env::var_os("UPLIFT_DB") {
+        return PathBuf::from(p);
+    }
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("uplift").join("uplift.db")
+}
+
+impl Store {
+    pub async fn open(path: &Path) -> anyhow::Result<Self> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        let opts = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .busy_timeout(std::time::Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new()
+            .max_connections(2)
+            .connect_with(opts)
+            .await
+            .with_context(|| format!("cannot open journal database {}", path.display()))?;
+        sqlx::migrate!("src/store/migrations").run(&pool).await?;
+        Ok(Self { pool })
+    }
+
+    pub async fn start_run(&self, id: &str, project: &Path, target: u32, options: &serde_json::Value) -> anyhow::Result<()> {
+        sqlx::query("INSERT INTO runs (id, project, target, started_at, options) VALUES (?, ?, ?, ?, ?)")
+            .bind(id)
+            .bind(project.display().to_string())
+            .bind(i64::from(target))
+            .bind(chrono::Utc::now().to_rfc3339())
+            .bind(options.to_string())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn append(&self, run_id: &str, entry: &Entry) -> anyhow::Result<()> {
+        let stage = serde_json::to_value(entry.stage)?;
+        let category = serde_json::to_value(entry.category)?;
+        sqlx::query(
+            "INSERT INTO journal_entries (run_id, seq, stage, rule, category, duration_ms, cost_usd, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(run_id)
+        .bind(i64::from(entry.seq))
+        .bind(stage.as_str().unwrap_or_default())
+        .bind(&entry.rule)
+        .bind(category.as_str().unwrap_or_default())
+        .bind(entry.duration_ms as i64)
+        .bind(entry.cost_usd)
+        .bind(serde_json::to_string(entry)?)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    pub async fn finish_run(&self, run_id: &str, outcome: &str) -> anyhow::Result<()> {
+        sqlx::query("UPDATE runs SET finished_at = ?, outcome = ? WHERE id = ?")
+            .bind(chrono::Utc::now().to_rfc3339())
+            .bind(outcome)
+            .bind(run_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    pub async fn runs(&self, limit: i64) -> anyhow::Result<Vec<RunRow>> {
+        let rows = sqlx::query("SELECT id, project, target, started_at, finished_at, outcome FROM runs ORDER BY started_at DESC LIMIT ?")
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.into_iter()
+            .map(|r| {
+                Ok(RunRow {
+                    id: r.try_get("id")?,
+                    project: r.try_get("project")?,
+                    target: r.try_get("target")?,
+                    started_at: r.try_get("started_at")?,
+                    finished_at: r.try_get("finished_at")?,
+                    outcome: r.try_get("outcome")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Loads a run's journal; `id` may be a unique prefix.
+    pub async fn journal(&self, id: &str) -> anyhow::Result<(RunRow, Journal)> {
+        let runs: Vec<RunRow> = self.runs(i64::MAX).await?.into_iter().filter(|r| r.id.starts_with(id)).collect();
+        let run = match runs.as_slice() {
+            [one] => one.clone(),
+            [] => anyhow::bail!("no run with id {id:?} (see `uplift runs`)"),
+            _ => anyhow::bail!("{id:?} matches {} runs; give more of the id", runs.len()),
+        };
+        let rows = sqlx::query("SELECT entry FROM journal_entries WHERE run_id = ? ORDER BY seq")
+            .bind(&run.id)
+            .fetch_all(&self.pool)
+            .await?;
+        let entries = rows
+            .into_iter()
+            .map(|r| {
+                let text: String = r.try_get("entry")?;
+                serde_json::from_str::<Entry>(&text).context("journal entry does not match this version's schema")
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok((run.clone(), Journal { run_id: run.id, entries }))
+    }
+}
