@@ -12,7 +12,11 @@ use crate::progress::Progress;
 use crate::store::{self, Store};
 
 #[derive(Parser, Debug)]
-#[command(name = "uplift", version, about = "Migrates Java/Maven projects and proves the result")]
+#[command(
+    name = "uplift",
+    version,
+    about = "Migrates Java/Maven projects and proves the result"
+)]
 pub struct Cli {
     /// Journal database (default: $UPLIFT_DB or ~/.local/share/uplift/uplift.db).
     #[arg(long, global = true)]
@@ -70,11 +74,24 @@ async fn open_store(db: Option<PathBuf>) -> anyhow::Result<Store> {
 /// Runs the CLI; returns the process exit code.
 pub async fn main(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
-        Command::Migrate { dir, target_java, no_build, dry_run, maven_args, config, report_json, report_md } => {
-            let root = dir.canonicalize().with_context(|| format!("{} does not exist", dir.display()))?;
+        Command::Migrate {
+            dir,
+            target_java,
+            no_build,
+            dry_run,
+            maven_args,
+            config,
+            report_json,
+            report_md,
+        } => {
+            let root = dir
+                .canonicalize()
+                .with_context(|| format!("{} does not exist", dir.display()))?;
             let mut cfg = match config {
                 Some(path) => Config::load(&path)?,
-                None if root.join(REPO_CONFIG_PATH).is_file() => Config::load(&root.join(REPO_CONFIG_PATH))?,
+                None if root.join(REPO_CONFIG_PATH).is_file() => {
+                    Config::load(&root.join(REPO_CONFIG_PATH))?
+                }
                 None => Config::default(),
             };
             if let Some(t) = target_java {
@@ -83,7 +100,12 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             cfg.maven_args.extend(maven_args);
             cfg.validate()?;
             let store = open_store(cli.db).await?;
-            let opts = RunOptions { root, config: cfg, build: !no_build, dry_run };
+            let opts = RunOptions {
+                root,
+                config: cfg,
+                build: !no_build,
+                dry_run,
+            };
             let mut progress = Progress::new(true);
             let journal = pipeline::run(&opts, &store, &mut progress).await?;
             if dry_run
@@ -101,7 +123,14 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
         Command::Runs { limit } => {
             let store = open_store(cli.db).await?;
             for r in store.runs(limit).await? {
-                println!("{}  {}  java {}  {}  {}", r.id, r.started_at, r.target, r.outcome.as_deref().unwrap_or("(unfinished)"), r.project);
+                println!(
+                    "{}  {}  java {}  {}  {}",
+                    r.id,
+                    r.started_at,
+                    r.target,
+                    r.outcome.as_deref().unwrap_or("(unfinished)"),
+                    r.project
+                );
             }
             Ok(0)
         }
@@ -123,12 +152,18 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
     }
 }
 
-fn write_reports(journal: &Journal, json: Option<PathBuf>, md: Option<PathBuf>) -> anyhow::Result<()> {
+fn write_reports(
+    journal: &Journal,
+    json: Option<PathBuf>,
+    md: Option<PathBuf>,
+) -> anyhow::Result<()> {
     if let Some(p) = json {
-        std::fs::write(&p, serde_json::to_string_pretty(&render::json(journal))?).with_context(|| format!("cannot write {}", p.display()))?;
+        std::fs::write(&p, serde_json::to_string_pretty(&render::json(journal))?)
+            .with_context(|| format!("cannot write {}", p.display()))?;
     }
     if let Some(p) = md {
-        std::fs::write(&p, render::markdown(journal)).with_context(|| format!("cannot write {}", p.display()))?;
+        std::fs::write(&p, render::markdown(journal))
+            .with_context(|| format!("cannot write {}", p.display()))?;
     }
     Ok(())
 }

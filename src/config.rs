@@ -163,7 +163,10 @@ mod tests {
         assert_eq!(c.maven_args, vec!["-o"]);
         assert_eq!(c.jdks[&17], PathBuf::from("/opt/jdk17"));
         assert_eq!(c.catalog.surefire, "2.22.3");
-        assert_eq!(c.catalog.compiler_plugin, Catalog::default().compiler_plugin);
+        assert_eq!(
+            c.catalog.compiler_plugin,
+            Catalog::default().compiler_plugin
+        );
     }
 
     #[test]

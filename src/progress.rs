@@ -11,7 +11,11 @@ pub struct Progress {
 
 impl Progress {
     pub fn new(enabled: bool) -> Self {
-        Self { enabled: enabled && std::io::stderr().is_terminal(), started: Instant::now(), stage: "" }
+        Self {
+            enabled: enabled && std::io::stderr().is_terminal(),
+            started: Instant::now(),
+            stage: "",
+        }
     }
 
     pub fn stage(&mut self, stage: &'static str) {
@@ -26,7 +30,12 @@ impl Progress {
     fn draw(&self, detail: &str) {
         if self.enabled {
             let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K[{:>8}]{detail}  {:.1}s", self.stage, self.started.elapsed().as_secs_f64());
+            let _ = write!(
+                err,
+                "\r\x1b[2K[{:>8}]{detail}  {:.1}s",
+                self.stage,
+                self.started.elapsed().as_secs_f64()
+            );
             let _ = err.flush();
         }
     }

@@ -62,30 +62,82 @@ pub struct JavaFacts {
 }
 
 const JAKARTA_EE_PACKAGES: &[&str] = &[
-    "javax.servlet", "javax.persistence", "javax.validation", "javax.xml.bind", "javax.xml.ws",
-    "javax.xml.soap", "javax.jws", "javax.activation", "javax.ws.rs", "javax.inject",
-    "javax.enterprise", "javax.transaction", "javax.mail", "javax.websocket", "javax.json",
-    "javax.ejb", "javax.faces", "javax.el", "javax.interceptor", "javax.batch", "javax.jms",
-    "javax.security.enterprise", "javax.security.auth.message", "javax.security.jacc",
-    "javax.resource", "javax.decorator", "javax.management.j2ee", "javax.xml.registry",
+    "javax.servlet",
+    "javax.persistence",
+    "javax.validation",
+    "javax.xml.bind",
+    "javax.xml.ws",
+    "javax.xml.soap",
+    "javax.jws",
+    "javax.activation",
+    "javax.ws.rs",
+    "javax.inject",
+    "javax.enterprise",
+    "javax.transaction",
+    "javax.mail",
+    "javax.websocket",
+    "javax.json",
+    "javax.ejb",
+    "javax.faces",
+    "javax.el",
+    "javax.interceptor",
+    "javax.batch",
+    "javax.jms",
+    "javax.security.enterprise",
+    "javax.security.auth.message",
+    "javax.security.jacc",
+    "javax.resource",
+    "javax.decorator",
+    "javax.management.j2ee",
+    "javax.xml.registry",
     "javax.xml.rpc",
 ];
 
 const JDK_PACKAGES: &[&str] = &[
-    "javax.crypto", "javax.net", "javax.xml.parsers", "javax.xml.transform", "javax.xml.xpath",
-    "javax.xml.validation", "javax.xml.stream", "javax.xml.datatype", "javax.xml.namespace",
-    "javax.xml.catalog", "javax.xml.crypto", "javax.xml.XMLConstants", "javax.sql",
-    "javax.swing", "javax.imageio", "javax.management", "javax.naming", "javax.print",
-    "javax.script", "javax.security.auth", "javax.security.cert", "javax.security.sasl",
-    "javax.sound", "javax.tools", "javax.lang.model", "javax.annotation.processing",
-    "javax.accessibility", "javax.rmi", "javax.smartcardio", "javax.transaction.xa",
+    "javax.crypto",
+    "javax.net",
+    "javax.xml.parsers",
+    "javax.xml.transform",
+    "javax.xml.xpath",
+    "javax.xml.validation",
+    "javax.xml.stream",
+    "javax.xml.datatype",
+    "javax.xml.namespace",
+    "javax.xml.catalog",
+    "javax.xml.crypto",
+    "javax.xml.XMLConstants",
+    "javax.sql",
+    "javax.swing",
+    "javax.imageio",
+    "javax.management",
+    "javax.naming",
+    "javax.print",
+    "javax.script",
+    "javax.security.auth",
+    "javax.security.cert",
+    "javax.security.sasl",
+    "javax.sound",
+    "javax.tools",
+    "javax.lang.model",
+    "javax.annotation.processing",
+    "javax.accessibility",
+    "javax.rmi",
+    "javax.smartcardio",
+    "javax.transaction.xa",
 ];
 
 /// javax.annotation types owned by Jakarta Annotations (the rest, e.g. JSR-305's
 /// `Nonnull`, belong to other libraries).
 const JAKARTA_ANNOTATION_TYPES: &[&str] = &[
-    "PostConstruct", "PreDestroy", "Resource", "Resources", "Generated", "ManagedBean",
-    "Priority", "security", "sql",
+    "PostConstruct",
+    "PreDestroy",
+    "Resource",
+    "Resources",
+    "Generated",
+    "ManagedBean",
+    "Priority",
+    "security",
+    "sql",
 ];
 
 fn has_package_prefix(name: &str, prefix: &str) -> bool {
@@ -101,8 +153,16 @@ pub fn javax_owner(path: &str) -> Option<JavaxOwner> {
         return None;
     }
     // Longest match wins: javax.transaction.xa is JDK, javax.transaction is Jakarta.
-    let jdk = JDK_PACKAGES.iter().filter(|p| has_package_prefix(path, p)).map(|p| p.len()).max();
-    let ee = JAKARTA_EE_PACKAGES.iter().filter(|p| has_package_prefix(path, p)).map(|p| p.len()).max();
+    let jdk = JDK_PACKAGES
+        .iter()
+        .filter(|p| has_package_prefix(path, p))
+        .map(|p| p.len())
+        .max();
+    let ee = JAKARTA_EE_PACKAGES
+        .iter()
+        .filter(|p| has_package_prefix(path, p))
+        .map(|p| p.len())
+        .max();
     if let Some(rest) = path.strip_prefix("javax.annotation.") {
         let first = rest.split('.').next().unwrap_or("");
         return Some(if first == "processing" {
@@ -126,7 +186,9 @@ fn removed_module(path: &str) -> Option<RemovedJavaEeModule> {
         Some(RemovedJavaEeModule::XmlBind)
     } else if has_package_prefix(path, "javax.activation") {
         Some(RemovedJavaEeModule::Activation)
-    } else if javax_owner(path) == Some(JavaxOwner::JakartaEe) && path.starts_with("javax.annotation.") {
+    } else if javax_owner(path) == Some(JavaxOwner::JakartaEe)
+        && path.starts_with("javax.annotation.")
+    {
         Some(RemovedJavaEeModule::Annotation)
     } else {
         None
@@ -134,15 +196,27 @@ fn removed_module(path: &str) -> Option<RemovedJavaEeModule> {
 }
 
 const JUPITER_TEST_ANNOTATIONS: &[&str] = &[
-    "Test", "ParameterizedTest", "RepeatedTest", "TestFactory", "TestTemplate",
+    "Test",
+    "ParameterizedTest",
+    "RepeatedTest",
+    "TestFactory",
+    "TestTemplate",
 ];
 
 /// JUnit 4 constructs the core recipe cannot carry to Jupiter one to one.
 pub const JUNIT4_UNSUPPORTED: &[&str] = &[
-    "org.junit.Rule", "org.junit.ClassRule", "org.junit.runner", "org.junit.rules",
-    "org.junit.experimental", "org.junit.internal", "org.junit.ComparisonFailure",
-    "org.junit.AssumptionViolatedException", "org.junit.FixMethodOrder",
-    "org.junit.runners", "org.junit.matchers", "org.junit.validator",
+    "org.junit.Rule",
+    "org.junit.ClassRule",
+    "org.junit.runner",
+    "org.junit.rules",
+    "org.junit.experimental",
+    "org.junit.internal",
+    "org.junit.ComparisonFailure",
+    "org.junit.AssumptionViolatedException",
+    "org.junit.FixMethodOrder",
+    "org.junit.runners",
+    "org.junit.matchers",
+    "org.junit.validator",
 ];
 
 pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
@@ -193,24 +267,34 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
         }
     }
     let junit3_class = |class: Node| {
-        class
-            .child_by_field_name("superclass")
-            .is_some_and(|s| matches!(text(s, source).trim_start_matches("extends").trim(), "TestCase" | "junit.framework.TestCase"))
+        class.child_by_field_name("superclass").is_some_and(|s| {
+            matches!(
+                text(s, source).trim_start_matches("extends").trim(),
+                "TestCase" | "junit.framework.TestCase"
+            )
+        })
     };
 
     java_syntax::walk(root, |node| {
-        if !matches!(node.kind(), "class_declaration" | "enum_declaration" | "record_declaration") {
+        if !matches!(
+            node.kind(),
+            "class_declaration" | "enum_declaration" | "record_declaration"
+        ) {
             return;
         }
         let class_name = qualified_class_name(node, source);
         let is_junit3 = junit3_class(node);
-        let Some(body) = node.child_by_field_name("body") else { return };
+        let Some(body) = node.child_by_field_name("body") else {
+            return;
+        };
         let mut cursor = body.walk();
         for member in body.children(&mut cursor) {
             if member.kind() != "method_declaration" {
                 continue;
             }
-            let name = member.child_by_field_name("name").map_or("", |n| text(n, source));
+            let name = member
+                .child_by_field_name("name")
+                .map_or("", |n| text(n, source));
             let annotated = modifiers_of(member)
                 .map(annotations)
                 .unwrap_or_default()
@@ -230,7 +314,10 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
                 });
             let kind = match annotated {
                 Some(k) => k,
-                None if is_junit3 && name.starts_with("test") && is_public_no_arg(member, source) => {
+                None if is_junit3
+                    && name.starts_with("test")
+                    && is_public_no_arg(member, source) =>
+                {
                     "junit3".to_string()
                 }
                 None => continue,
@@ -256,7 +343,8 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
 }
 
 fn is_public_no_arg(method: Node, source: &str) -> bool {
-    let public = modifiers_of(method).is_some_and(|m| text(m, source).split_whitespace().any(|w| w == "public"));
+    let public = modifiers_of(method)
+        .is_some_and(|m| text(m, source).split_whitespace().any(|w| w == "public"));
     let no_params = method
         .child_by_field_name("parameters")
         .is_some_and(|p| p.named_child_count() == 0);
@@ -266,11 +354,20 @@ fn is_public_no_arg(method: Node, source: &str) -> bool {
 /// `Outer.Inner` for nested classes (the name Surefire reports uses `$`, the inventory
 /// keeps source names).
 fn qualified_class_name(class: Node, source: &str) -> String {
-    let mut names = vec![class.child_by_field_name("name").map_or("", |n| text(n, source))];
+    let mut names = vec![
+        class
+            .child_by_field_name("name")
+            .map_or("", |n| text(n, source)),
+    ];
     let mut cur = class.parent();
     while let Some(n) = cur {
-        if matches!(n.kind(), "class_declaration" | "enum_declaration" | "record_declaration" | "interface_declaration")
-            && let Some(name) = n.child_by_field_name("name")
+        if matches!(
+            n.kind(),
+            "class_declaration"
+                | "enum_declaration"
+                | "record_declaration"
+                | "interface_declaration"
+        ) && let Some(name) = n.child_by_field_name("name")
         {
             names.push(text(name, source));
         }
@@ -286,13 +383,31 @@ mod tests {
 
     #[test]
     fn splits_javax_by_owner() {
-        assert_eq!(javax_owner("javax.servlet.http.HttpServlet"), Some(JavaxOwner::JakartaEe));
+        assert_eq!(
+            javax_owner("javax.servlet.http.HttpServlet"),
+            Some(JavaxOwner::JakartaEe)
+        );
         assert_eq!(javax_owner("javax.crypto.Cipher"), Some(JavaxOwner::Jdk));
-        assert_eq!(javax_owner("javax.transaction.xa.XAResource"), Some(JavaxOwner::Jdk));
-        assert_eq!(javax_owner("javax.transaction.Transactional"), Some(JavaxOwner::JakartaEe));
-        assert_eq!(javax_owner("javax.annotation.PostConstruct"), Some(JavaxOwner::JakartaEe));
-        assert_eq!(javax_owner("javax.annotation.processing.Processor"), Some(JavaxOwner::Jdk));
-        assert_eq!(javax_owner("javax.annotation.Nonnull"), Some(JavaxOwner::Other));
+        assert_eq!(
+            javax_owner("javax.transaction.xa.XAResource"),
+            Some(JavaxOwner::Jdk)
+        );
+        assert_eq!(
+            javax_owner("javax.transaction.Transactional"),
+            Some(JavaxOwner::JakartaEe)
+        );
+        assert_eq!(
+            javax_owner("javax.annotation.PostConstruct"),
+            Some(JavaxOwner::JakartaEe)
+        );
+        assert_eq!(
+            javax_owner("javax.annotation.processing.Processor"),
+            Some(JavaxOwner::Jdk)
+        );
+        assert_eq!(
+            javax_owner("javax.annotation.Nonnull"),
+            Some(JavaxOwner::Other)
+        );
         assert_eq!(javax_owner("javax.servletx.Foo"), Some(JavaxOwner::Other));
         assert_eq!(javax_owner("java.util.List"), None);
     }
@@ -314,7 +429,11 @@ class Old extends junit.framework.TestCase { public void testX() {} void testHid
         let f = analyze(PathBuf::from("src/test/java/ATest.java"), src);
         assert!(f.is_test_source);
         assert_eq!(f.junit, JunitGeneration::Junit4);
-        let names: Vec<_> = f.tests.iter().map(|t| format!("{}#{}", t.class, t.method)).collect();
+        let names: Vec<_> = f
+            .tests
+            .iter()
+            .map(|t| format!("{}#{}", t.class, t.method))
+            .collect();
         assert_eq!(names, ["ATest#a", "ATest#b", "ATest.Inner#c", "Old#testX"]);
         assert_eq!(f.removed_modules, [RemovedJavaEeModule::XmlBind]);
         assert_eq!(f.javax_jdk, ["javax.crypto.Cipher"]);

@@ -38,7 +38,10 @@ pub struct LevelSite {
 pub enum LevelLocation {
     Property(String),
     /// `<configuration><key>` of maven-compiler-plugin (`managed`: in pluginManagement).
-    CompilerConfig { key: String, managed: bool },
+    CompilerConfig {
+        key: String,
+        managed: bool,
+    },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
@@ -110,9 +113,13 @@ impl Fingerprint {
 
     /// Resolves a property through the module's parent chain: (defining module, value).
     pub fn property(&self, module: usize, name: &str) -> Option<(usize, &str)> {
-        self.chain(module)
-            .into_iter()
-            .find_map(|m| self.modules[m].pom.properties.get(name).map(|v| (m, v.as_str())))
+        self.chain(module).into_iter().find_map(|m| {
+            self.modules[m]
+                .pom
+                .properties
+                .get(name)
+                .map(|v| (m, v.as_str()))
+        })
     }
 
     fn resolve_site(&self, module: usize, location: LevelLocation, raw: &str) -> LevelSite {
@@ -143,7 +150,10 @@ impl Fingerprint {
             let site = match from_plugin {
                 Some((m, managed, raw)) => Some(self.resolve_site(
                     m,
-                    LevelLocation::CompilerConfig { key: key.into(), managed },
+                    LevelLocation::CompilerConfig {
+                        key: key.into(),
+                        managed,
+                    },
                     raw,
                 )),
                 None => {
@@ -158,7 +168,10 @@ impl Fingerprint {
     }
 
     pub fn module_level(&self, module: usize) -> Option<u32> {
-        self.level_sites_for(module).iter().filter_map(|s| s.release).min()
+        self.level_sites_for(module)
+            .iter()
+            .filter_map(|s| s.release)
+            .min()
     }
 
     fn module_index_of(&self, path: &Path) -> Option<usize> {
@@ -202,7 +215,12 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
         let skipped = skip_modules
             .iter()
             .any(|s| Path::new(s.trim_end_matches('/')) == dir);
-        fp.modules.push(Module { pom, parent: None, skipped, java_files: Vec::new() });
+        fp.modules.push(Module {
+            pom,
+            parent: None,
+            skipped,
+            java_files: Vec::new(),
+        });
     }
     fp.modules.sort_by(|a, b| a.pom.path.cmp(&b.pom.path));
     link_parents(&mut fp);
@@ -211,7 +229,11 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
         .modules
         .iter()
         .enumerate()
-        .flat_map(|(i, m)| java_sources(root, &m.pom.dir()).into_iter().map(move |p| (i, p)))
+        .flat_map(|(i, m)| {
+            java_sources(root, &m.pom.dir())
+                .into_iter()
+                .map(move |p| (i, p))
+        })
         .collect();
     let facts: Vec<(usize, Result<JavaFacts, AnalyzeError>)> = sources
         .into_par_iter()
@@ -243,15 +265,20 @@ fn normalize(path: &Path) -> PathBuf {
 
 fn link_parents(fp: &mut Fingerprint) {
     for i in 0..fp.modules.len() {
-        let Some(parent) = fp.modules[i].pom.parent.clone() else { continue };
-        let rel = parent.relative_path.clone().unwrap_or_else(|| "../pom.xml".into());
+        let Some(parent) = fp.modules[i].pom.parent.clone() else {
+            continue;
+        };
+        let rel = parent
+            .relative_path
+            .clone()
+            .unwrap_or_else(|| "../pom.xml".into());
         let mut candidate = normalize(&fp.modules[i].pom.dir().join(&rel));
         if !candidate.as_os_str().to_string_lossy().ends_with(".xml") {
             candidate = candidate.join("pom.xml");
         }
-        let by_path = fp.module_index_of(&candidate).filter(|&p| {
-            fp.modules[p].pom.artifact_id == parent.artifact_id
-        });
+        let by_path = fp
+            .module_index_of(&candidate)
+            .filter(|&p| fp.modules[p].pom.artifact_id == parent.artifact_id);
         let by_coordinates = || {
             fp.modules.iter().position(|m| {
                 m.pom.artifact_id == parent.artifact_id
@@ -266,8 +293,13 @@ fn java_sources(root: &Path, module_dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for tree in ["src/main/java", "src/test/java"] {
         let base = root.join(module_dir).join(tree);
-        for entry in walkdir::WalkDir::new(&base).sort_by_file_name().into_iter().flatten() {
-            if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "java")
+        for entry in walkdir::WalkDir::new(&base)
+            .sort_by_file_name()
+            .into_iter()
+            .flatten()
+        {
+            if entry.file_type().is_file()
+                && entry.path().extension().is_some_and(|e| e == "java")
                 && let Ok(rel) = entry.path().strip_prefix(root)
             {
                 out.push(rel.to_path_buf());
@@ -281,9 +313,12 @@ fn summarize(fp: &mut Fingerprint) {
     fp.level_sites = (0..fp.modules.len())
         .flat_map(|m| fp.level_sites_for(m))
         .collect::<Vec<_>>();
-    fp.level_sites.sort_by(|a, b| (a.module, &a.location).cmp(&(b.module, &b.location)));
+    fp.level_sites
+        .sort_by(|a, b| (a.module, &a.location).cmp(&(b.module, &b.location)));
     fp.level_sites.dedup();
-    fp.java_level = (0..fp.modules.len()).filter_map(|m| fp.module_level(m)).min();
+    fp.java_level = (0..fp.modules.len())
+        .filter_map(|m| fp.module_level(m))
+        .min();
 
     let (mut boot, mut spring, mut junit4) = (None, None, None);
     for (i, m) in fp.modules.iter().enumerate() {
@@ -301,10 +336,13 @@ fn summarize(fp: &mut Fingerprint) {
                 })
             };
             match (d.group_id.as_str(), d.artifact_id.as_str()) {
-                ("org.springframework.boot", "spring-boot-dependencies") => boot = boot.or_else(resolved),
-                ("org.springframework", "spring-framework-bom" | "spring-core" | "spring-context") => {
-                    spring = spring.or_else(resolved)
+                ("org.springframework.boot", "spring-boot-dependencies") => {
+                    boot = boot.or_else(resolved)
                 }
+                (
+                    "org.springframework",
+                    "spring-framework-bom" | "spring-core" | "spring-context",
+                ) => spring = spring.or_else(resolved),
                 ("junit", "junit") => junit4 = junit4.or_else(resolved),
                 _ => {}
             }
@@ -322,7 +360,9 @@ fn summarize(fp: &mut Fingerprint) {
         n += 1;
         bytes += f.bytes;
         if f.junit != JunitGeneration::None {
-            *files_by_junit.entry(format!("{:?}", f.junit).to_lowercase()).or_insert(0) += 1;
+            *files_by_junit
+                .entry(format!("{:?}", f.junit).to_lowercase())
+                .or_insert(0) += 1;
         }
         for c in &f.junit4_constructs {
             *constructs.entry(c.clone()).or_insert(0) += 1;

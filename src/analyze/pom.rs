@@ -62,7 +62,10 @@ pub enum PomError {
 
 /// Children of `node` with local name `name` (namespace-agnostic: poms with and without the
 /// Maven namespace are both common).
-pub fn children<'a, 'i>(node: Node<'a, 'i>, name: &'static str) -> impl Iterator<Item = Node<'a, 'i>> {
+pub fn children<'a, 'i>(
+    node: Node<'a, 'i>,
+    name: &'static str,
+) -> impl Iterator<Item = Node<'a, 'i>> {
     node.children()
         .filter(move |c| c.is_element() && c.tag_name().name() == name)
 }
@@ -138,9 +141,10 @@ impl Pom {
     pub fn parse(rel_path: &Path, text: &str) -> Result<Self, PomError> {
         let doc = parse_document(rel_path, text)?;
         let project = doc.root_element();
-        let artifact_id = child_text(project, "artifactId").ok_or_else(|| PomError::NoArtifactId {
-            path: rel_path.to_path_buf(),
-        })?;
+        let artifact_id =
+            child_text(project, "artifactId").ok_or_else(|| PomError::NoArtifactId {
+                path: rel_path.to_path_buf(),
+            })?;
         let parent = child(project, "parent").map(|p| ParentRef {
             group_id: child_text(p, "groupId").unwrap_or_default(),
             artifact_id: child_text(p, "artifactId").unwrap_or_default(),
@@ -209,7 +213,10 @@ impl Pom {
 
     /// Directory of this pom relative to the project root.
     pub fn dir(&self) -> PathBuf {
-        self.path.parent().map(Path::to_path_buf).unwrap_or_default()
+        self.path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
     }
 
     pub fn effective_group_id(&self) -> Option<&str> {
@@ -225,7 +232,9 @@ impl Pom {
     }
 
     pub fn plugin(&self, artifact: &str) -> impl Iterator<Item = &Plugin> {
-        self.plugins.iter().filter(move |p| p.artifact_id == artifact)
+        self.plugins
+            .iter()
+            .filter(move |p| p.artifact_id == artifact)
     }
 }
 

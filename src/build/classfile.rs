@@ -18,7 +18,9 @@ pub fn majors(root: &Path) -> BTreeMap<u32, usize> {
     });
     for entry in walker.flatten() {
         let p = entry.path();
-        let in_output = p.components().any(|c| matches!(c.as_os_str().to_str(), Some("classes" | "test-classes")));
+        let in_output = p
+            .components()
+            .any(|c| matches!(c.as_os_str().to_str(), Some("classes" | "test-classes")));
         if !in_output || p.extension().is_none_or(|e| e != "class") {
             continue;
         }
@@ -31,8 +33,12 @@ pub fn majors(root: &Path) -> BTreeMap<u32, usize> {
 
 fn read_major(path: &Path) -> Option<u32> {
     let mut header = [0u8; 8];
-    std::fs::File::open(path).ok()?.read_exact(&mut header).ok()?;
-    (header[..4] == [0xCA, 0xFE, 0xBA, 0xBE]).then(|| u32::from(u16::from_be_bytes([header[6], header[7]])))
+    std::fs::File::open(path)
+        .ok()?
+        .read_exact(&mut header)
+        .ok()?;
+    (header[..4] == [0xCA, 0xFE, 0xBA, 0xBE])
+        .then(|| u32::from(u16::from_be_bytes([header[6], header[7]])))
 }
 
 #[cfg(test)]
@@ -44,7 +50,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let classes = dir.path().join("m/target/classes/p");
         std::fs::create_dir_all(&classes).unwrap();
-        std::fs::write(classes.join("A.class"), [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61]).unwrap();
+        std::fs::write(
+            classes.join("A.class"),
+            [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 61],
+        )
+        .unwrap();
         std::fs::write(classes.join("B.class"), b"not a class").unwrap();
         assert_eq!(majors(dir.path()), BTreeMap::from([(61, 1)]));
         assert_eq!(major_for_release(21), 65);

@@ -23,9 +23,16 @@ pub fn release_of(home: &Path) -> Option<u32> {
 /// Configured JDKs first, then JAVA_HOME, then `/usr/lib/jvm/*`; one per release.
 pub fn discover(configured: &BTreeMap<u32, PathBuf>) -> Vec<Jdk> {
     let mut found: BTreeMap<u32, PathBuf> = configured.clone();
-    let mut candidates: Vec<PathBuf> = std::env::var_os("JAVA_HOME").map(PathBuf::from).into_iter().collect();
+    let mut candidates: Vec<PathBuf> = std::env::var_os("JAVA_HOME")
+        .map(PathBuf::from)
+        .into_iter()
+        .collect();
     if let Ok(entries) = std::fs::read_dir("/usr/lib/jvm") {
-        let mut dirs: Vec<PathBuf> = entries.flatten().map(|e| e.path()).filter(|p| !p.is_symlink()).collect();
+        let mut dirs: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| !p.is_symlink())
+            .collect();
         dirs.sort();
         candidates.extend(dirs);
     }
@@ -36,7 +43,10 @@ pub fn discover(configured: &BTreeMap<u32, PathBuf>) -> Vec<Jdk> {
             found.entry(r).or_insert(home);
         }
     }
-    found.into_iter().map(|(release, home)| Jdk { release, home }).collect()
+    found
+        .into_iter()
+        .map(|(release, home)| Jdk { release, home })
+        .collect()
 }
 
 /// Oldest `-source`/`--release` a JDK's javac accepts.
@@ -74,7 +84,12 @@ mod tests {
     use super::*;
 
     fn jdks(r: &[u32]) -> Vec<Jdk> {
-        r.iter().map(|&release| Jdk { release, home: PathBuf::from(format!("/jdk{release}")) }).collect()
+        r.iter()
+            .map(|&release| Jdk {
+                release,
+                home: PathBuf::from(format!("/jdk{release}")),
+            })
+            .collect()
     }
 
     #[test]
@@ -82,7 +97,10 @@ mod tests {
         let all = jdks(&[8, 17, 21]);
         assert_eq!(choose(&all, Some(8)).unwrap().0.release, 8);
         assert_eq!(choose(&all, Some(11)).unwrap().0.release, 17);
-        assert_eq!(choose(&jdks(&[17, 21]), Some(8)).unwrap(), (all[1].clone(), None));
+        assert_eq!(
+            choose(&jdks(&[17, 21]), Some(8)).unwrap(),
+            (all[1].clone(), None)
+        );
     }
 
     #[test]

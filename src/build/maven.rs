@@ -15,7 +15,17 @@ use super::jdk::Jdk;
 use crate::redact::redact;
 
 /// Variables a build may see; everything else (tokens, keys) is withheld.
-const ENV_ALLOWLIST: &[&str] = &["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "USER", "MAVEN_OPTS", "MAVEN_HOME", "M2_HOME"];
+const ENV_ALLOWLIST: &[&str] = &[
+    "PATH",
+    "HOME",
+    "LANG",
+    "LC_ALL",
+    "TMPDIR",
+    "USER",
+    "MAVEN_OPTS",
+    "MAVEN_HOME",
+    "M2_HOME",
+];
 
 #[derive(Debug, Clone)]
 pub struct MavenRequest<'a> {
@@ -60,7 +70,9 @@ pub enum MavenError {
 
 fn find_mvn() -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join("mvn")).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .map(|d| d.join("mvn"))
+        .find(|p| p.is_file())
 }
 
 #[derive(Default)]
@@ -115,8 +127,16 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
     let started = Instant::now();
     let mut child = cmd.spawn().map_err(MavenError::Spawn)?;
     let capture = Arc::new(Mutex::new(Capture::default()));
-    let out = tokio::spawn(pump(child.stdout.take().expect("piped"), capture.clone(), req.max_output_bytes));
-    let err = tokio::spawn(pump(child.stderr.take().expect("piped"), capture.clone(), req.max_output_bytes));
+    let out = tokio::spawn(pump(
+        child.stdout.take().expect("piped"),
+        capture.clone(),
+        req.max_output_bytes,
+    ));
+    let err = tokio::spawn(pump(
+        child.stderr.take().expect("piped"),
+        capture.clone(),
+        req.max_output_bytes,
+    ));
     let (exit_code, timed_out) = match tokio::time::timeout(req.timeout, child.wait()).await {
         Ok(status) => (status.ok().and_then(|s| s.code()), false),
         Err(_) => {

@@ -45,16 +45,47 @@ fn report_dirs(root: &Path) -> Vec<PathBuf> {
         .flatten()
         .filter(|e| {
             e.file_type().is_dir()
-                && matches!(e.file_name().to_str(), Some("surefire-reports" | "failsafe-reports"))
+                && matches!(
+                    e.file_name().to_str(),
+                    Some("surefire-reports" | "failsafe-reports")
+                )
         })
         .map(|e| e.into_path())
         .collect()
 }
 
-/// Removes old report directories so a run only sees its own results.
-pub fn clear(root: &Path) -> std::io::Result<()> {
-    for dir in report_dirs(root) {
-        std::fs::remove_dir_all(dir)?;
+/// Removes what a previous build left in every module's `target/` (classes, test classes,
+/// reports) so a run only sees its own output. This is `mvn clean` without needing the
+/// clean plugin, which offline or locked-down builds may not have.
+pub fn clear_outputs(root: &Path) -> std::io::Result<()> {
+    let targets = walkdir::WalkDir::new(root)
+        .into_iter()
+        .filter_entry(|e| {
+            let n = e.file_name().to_string_lossy();
+            e.depth() == 0 || !(n.starts_with('.') || n == "src" || n == "node_modules")
+        })
+        .flatten()
+        .filter(|e| {
+            e.file_type().is_dir()
+                && e.file_name() == "target"
+                && e.path()
+                    .parent()
+                    .is_some_and(|p| p.join("pom.xml").is_file())
+        })
+        .map(|e| e.into_path())
+        .collect::<Vec<_>>();
+    for target in targets {
+        for sub in [
+            "classes",
+            "test-classes",
+            "surefire-reports",
+            "failsafe-reports",
+        ] {
+            let dir = target.join(sub);
+            if dir.is_dir() {
+                std::fs::remove_dir_all(dir)?;
+            }
+        }
     }
     Ok(())
 }
@@ -62,19 +93,26 @@ pub fn clear(root: &Path) -> std::io::Result<()> {
 pub fn collect(root: &Path) -> TestResults {
     let mut results = TestResults::default();
     for dir in report_dirs(root) {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         let mut files: Vec<PathBuf> = entries
             .flatten()
             .map(|e| e.path())
             .filter(|p| {
-                p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("TEST-") && n.ends_with(".xml"))
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("TEST-") && n.ends_with(".xml"))
             })
             .collect();
         files.sort();
         for file in files {
             results.report_files += 1;
             let rel = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
-            match std::fs::read_to_string(&file).map_err(|e| e.to_string()).and_then(|t| parse(&t)) {
+            match std::fs::read_to_string(&file)
+                .map_err(|e| e.to_string())
+                .and_then(|t| parse(&t))
+            {
                 Ok(tests) => {
                     for (k, s) in tests {
                         // A test reported twice (reruns, two suites) counts by its worst status.
@@ -151,7 +189,11 @@ mod tests {
 
     #[test]
     fn malformed_reports_are_errors() {
-        assert!(parse("<testsuite><testcase name=").unwrap_err().contains("malformed"));
+        assert!(
+            parse("<testsuite><testcase name=")
+                .unwrap_err()
+                .contains("malformed")
+        );
         assert!(parse("<html/>").is_err());
     }
 }

@@ -57,16 +57,32 @@ pub struct Entry {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum StepResult {
     Analyzed(Box<Analysis>),
-    AnalysisFailed { error: String },
+    AnalysisFailed {
+        error: String,
+    },
     Built(Box<BuildOutcome>),
-    BuildSkipped { reason: String },
-    Planned { tasks: Vec<Task> },
+    BuildSkipped {
+        reason: String,
+    },
+    Planned {
+        tasks: Vec<Task>,
+    },
     Task(TaskRecord),
-    Written { files: Vec<PathBuf>, dry_run: bool, diff: String },
-    WriteFailed { written: Vec<PathBuf>, failed: PathBuf, error: String },
+    Written {
+        files: Vec<PathBuf>,
+        dry_run: bool,
+        diff: String,
+    },
+    WriteFailed {
+        written: Vec<PathBuf>,
+        failed: PathBuf,
+        error: String,
+    },
     Validated(Box<Validation>),
     /// A budget (wall time, build time) ran out; the run stops here.
-    LimitReached { limit: String },
+    LimitReached {
+        limit: String,
+    },
     Classified(outcome::OutcomeRecord),
 }
 
@@ -182,7 +198,11 @@ impl Validation {
             && self.executed_after >= self.executed_before
     }
     pub fn wrong_major_classes(&self) -> usize {
-        self.class_majors.iter().filter(|(m, _)| **m != self.expected_major).map(|(_, n)| n).sum()
+        self.class_majors
+            .iter()
+            .filter(|(m, _)| **m != self.expected_major)
+            .map(|(_, n)| n)
+            .sum()
     }
 }
 
@@ -201,10 +221,12 @@ impl Journal {
         })
     }
     pub fn baseline(&self) -> Option<&BuildOutcome> {
-        self.entries.iter().find_map(|e| match (&e.stage, &e.result) {
-            (Stage::Baseline, StepResult::Built(b)) => Some(b.as_ref()),
-            _ => None,
-        })
+        self.entries
+            .iter()
+            .find_map(|e| match (&e.stage, &e.result) {
+                (Stage::Baseline, StepResult::Built(b)) => Some(b.as_ref()),
+                _ => None,
+            })
     }
     pub fn tasks(&self) -> &[Task] {
         self.entries

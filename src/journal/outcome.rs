@@ -58,20 +58,42 @@ pub fn classify(journal: &Journal) -> OutcomeRecord {
                 .is_some_and(|r| r.status.is_done())
         })
         .count();
-    let ratio = if tasks.is_empty() { 1.0 } else { done as f64 / tasks.len() as f64 };
+    let ratio = if tasks.is_empty() {
+        1.0
+    } else {
+        done as f64 / tasks.len() as f64
+    };
     let record = |outcome, reason: String| {
         let mut reasons = vec![reason];
-        reasons.push(format!("{done}/{} tasks done ({:.0}%)", tasks.len(), ratio * 100.0));
-        OutcomeRecord { outcome, tasks_total: tasks.len(), tasks_done: done, reasons }
+        reasons.push(format!(
+            "{done}/{} tasks done ({:.0}%)",
+            tasks.len(),
+            ratio * 100.0
+        ));
+        OutcomeRecord {
+            outcome,
+            tasks_total: tasks.len(),
+            tasks_done: done,
+            reasons,
+        }
     };
     for e in &journal.entries {
         match &e.result {
-            StepResult::LimitReached { limit } => return record(Outcome::Incomplete, format!("limit reached: {limit}")),
-            StepResult::Built(b) if b.timed_out() => {
-                return record(Outcome::Incomplete, format!("{:?} build hit the time limit", e.stage).to_lowercase());
+            StepResult::LimitReached { limit } => {
+                return record(Outcome::Incomplete, format!("limit reached: {limit}"));
             }
-            StepResult::AnalysisFailed { error } => return record(Outcome::Failure, format!("analysis failed: {error}")),
-            StepResult::WriteFailed { error, .. } => return record(Outcome::Failure, format!("writing changes failed: {error}")),
+            StepResult::Built(b) if b.timed_out() => {
+                return record(
+                    Outcome::Incomplete,
+                    format!("{:?} build hit the time limit", e.stage).to_lowercase(),
+                );
+            }
+            StepResult::AnalysisFailed { error } => {
+                return record(Outcome::Failure, format!("analysis failed: {error}"));
+            }
+            StepResult::WriteFailed { error, .. } => {
+                return record(Outcome::Failure, format!("writing changes failed: {error}"));
+            }
             _ => {}
         }
     }
@@ -82,6 +104,7 @@ pub fn classify(journal: &Journal) -> OutcomeRecord {
             .rev()
             .find_map(|e| match &e.result {
                 StepResult::BuildSkipped { reason } => Some(reason.clone()),
+                StepResult::Built(b) => b.error.clone(),
                 _ => None,
             })
             .unwrap_or_else(|| "no validation build".into());
@@ -106,13 +129,23 @@ pub fn classify(journal: &Journal) -> OutcomeRecord {
     if v.wrong_major_classes() > 0 {
         return record(
             Outcome::Failure,
-            format!("{} class files are not major version {}", v.wrong_major_classes(), v.expected_major),
+            format!(
+                "{} class files are not major version {}",
+                v.wrong_major_classes(),
+                v.expected_major
+            ),
         );
     }
     if ratio >= SUCCESS_RATIO {
-        record(Outcome::Success, "build green, tests invariant, >= 90% of tasks done".into())
+        record(
+            Outcome::Success,
+            "build green, tests invariant, >= 90% of tasks done".into(),
+        )
     } else if ratio >= PARTIAL_RATIO {
-        record(Outcome::PartialSuccess, "build green, tests invariant, >= 50% of tasks done".into())
+        record(
+            Outcome::PartialSuccess,
+            "build green, tests invariant, >= 50% of tasks done".into(),
+        )
     } else {
         record(Outcome::Failure, "fewer than 50% of tasks done".into())
     }

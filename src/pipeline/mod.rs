@@ -14,7 +14,9 @@ use crate::analyze::{self, Fingerprint};
 use crate::build::{classfile, jdk, maven, reports};
 use crate::config::Config;
 use crate::journal::outcome::classify;
-use crate::journal::{Analysis, BuildOutcome, Category, Entry, Journal, ModuleSummary, Stage, StepResult, TaskStatus};
+use crate::journal::{
+    Analysis, BuildOutcome, Category, Entry, Journal, ModuleSummary, Stage, StepResult, TaskStatus,
+};
 use crate::progress::Progress;
 use crate::recipes::overlay::Overlay;
 use crate::store::Store;
@@ -30,23 +32,40 @@ pub struct RunOptions {
 
 /// Drives one run to its outcome. Errors returned here are failures of Uplift itself
 /// (e.g. the journal database); problems with the project end up in the journal.
-pub async fn run(opts: &RunOptions, store: &Store, progress: &mut Progress) -> anyhow::Result<Journal> {
+pub async fn run(
+    opts: &RunOptions,
+    store: &Store,
+    progress: &mut Progress,
+) -> anyhow::Result<Journal> {
     let run_id = uuid::Uuid::new_v4().to_string();
     store
-        .start_run(&run_id, &opts.root, opts.config.target, &json!({"build": opts.build, "dry_run": opts.dry_run, "config": opts.config}))
+        .start_run(
+            &run_id,
+            &opts.root,
+            opts.config.target,
+            &json!({"build": opts.build, "dry_run": opts.dry_run, "config": opts.config}),
+        )
         .await?;
     let mut run = Run {
         opts,
         store,
-        journal: Journal { run_id, entries: Vec::new() },
-        state: State { build_enabled: opts.build, dry_run: opts.dry_run, ..Default::default() },
+        journal: Journal {
+            run_id,
+            entries: Vec::new(),
+        },
+        state: State {
+            build_enabled: opts.build,
+            dry_run: opts.dry_run,
+            ..Default::default()
+        },
         fingerprint: None,
         overlay: None,
         jdks: jdk::discover(&opts.config.jdks),
         started: Instant::now(),
     };
     loop {
-        run.state.out_of_time = run.started.elapsed() > Duration::from_secs(opts.config.budgets.max_wall_secs);
+        run.state.out_of_time =
+            run.started.elapsed() > Duration::from_secs(opts.config.budgets.max_wall_secs);
         let (step, rule) = router::next(&run.state);
         progress.stage(step_name(step));
         match step {
@@ -54,7 +73,8 @@ pub async fn run(opts: &RunOptions, store: &Store, progress: &mut Progress) -> a
             Step::Baseline => run.baseline(rule).await?,
             Step::SkipBaseline => {
                 run.state.baseline_done = true;
-                run.skip(Stage::Baseline, rule, "builds disabled (--no-build)".into()).await?
+                run.skip(Stage::Baseline, rule, "builds disabled (--no-build)".into())
+                    .await?
             }
             Step::Plan => run.plan(rule).await?,
             Step::Execute => run.execute(rule, progress).await?,
@@ -62,13 +82,30 @@ pub async fn run(opts: &RunOptions, store: &Store, progress: &mut Progress) -> a
             Step::Validate => run.validate(rule).await?,
             Step::SkipValidation => {
                 run.state.validated = true;
-                let why = if opts.dry_run { "dry run: nothing was written" } else { "builds disabled (--no-build)" };
+                let why = if opts.dry_run {
+                    "dry run: nothing was written"
+                } else {
+                    "builds disabled (--no-build)"
+                };
                 run.skip(Stage::Validate, rule, why.into()).await?
             }
             Step::StopOnLimit => {
                 run.state.limit_reached = true;
-                let limit = format!("wall-clock budget of {} s", opts.config.budgets.max_wall_secs);
-                run.record(Stage::Classify, rule, "run exceeded its time budget", "stop", json!({}), StepResult::LimitReached { limit }, Category::Error, Instant::now()).await?;
+                let limit = format!(
+                    "wall-clock budget of {} s",
+                    opts.config.budgets.max_wall_secs
+                );
+                run.record(
+                    Stage::Classify,
+                    rule,
+                    "run exceeded its time budget",
+                    "stop",
+                    json!({}),
+                    StepResult::LimitReached { limit },
+                    Category::Error,
+                    Instant::now(),
+                )
+                .await?;
             }
             Step::Classify => {
                 let t = Instant::now();
@@ -76,7 +113,17 @@ pub async fn run(opts: &RunOptions, store: &Store, progress: &mut Progress) -> a
                 run.state.classified = true;
                 let known = format!("{} entries", run.journal.entries.len());
                 let label = outcome.outcome.as_str().to_string();
-                run.record(Stage::Classify, rule, &known, "outcome class", json!({}), StepResult::Classified(outcome), Category::Success, t).await?;
+                run.record(
+                    Stage::Classify,
+                    rule,
+                    &known,
+                    "outcome class",
+                    json!({}),
+                    StepResult::Classified(outcome),
+                    Category::Success,
+                    t,
+                )
+                .await?;
                 store.finish_run(&run.journal.run_id, &label).await?;
             }
             Step::Done => break,
@@ -111,7 +158,17 @@ struct Run<'a> {
 
 impl Run<'_> {
     #[allow(clippy::too_many_arguments)]
-    async fn record(&mut self, stage: Stage, rule: &str, known: &str, intent: &str, inputs: serde_json::Value, result: StepResult, category: Category, started: Instant) -> anyhow::Result<()> {
+    async fn record(
+        &mut self,
+        stage: Stage,
+        rule: &str,
+        known: &str,
+        intent: &str,
+        inputs: serde_json::Value,
+        result: StepResult,
+        category: Category,
+        started: Instant,
+    ) -> anyhow::Result<()> {
         let entry = Entry {
             seq: self.journal.entries.len() as u32 + 1,
             stage,
@@ -130,7 +187,17 @@ impl Run<'_> {
     }
 
     async fn skip(&mut self, stage: Stage, rule: &str, reason: String) -> anyhow::Result<()> {
-        self.record(stage, rule, "", "build", json!({}), StepResult::BuildSkipped { reason }, Category::Empty, Instant::now()).await
+        self.record(
+            stage,
+            rule,
+            "",
+            "build",
+            json!({}),
+            StepResult::BuildSkipped { reason },
+            Category::Empty,
+            Instant::now(),
+        )
+        .await
     }
 
     async fn analyze(&mut self, rule: &str) -> anyhow::Result<()> {
@@ -143,23 +210,55 @@ impl Run<'_> {
         match result {
             Ok(fp) => {
                 let analysis = summarize(&fp);
-                let category = if fp.java_files == 0 && fp.modules.len() <= 1 { Category::Empty } else { Category::Success };
+                let category = if fp.java_files == 0 && fp.modules.len() <= 1 {
+                    Category::Empty
+                } else {
+                    Category::Success
+                };
                 self.fingerprint = Some(fp);
-                self.record(Stage::Analyze, rule, "project directory", "fingerprint: modules, Java level, platform, JUnit, javax, tests", inputs, StepResult::Analyzed(Box::new(analysis)), category, t).await
+                self.record(
+                    Stage::Analyze,
+                    rule,
+                    "project directory",
+                    "fingerprint: modules, Java level, platform, JUnit, javax, tests",
+                    inputs,
+                    StepResult::Analyzed(Box::new(analysis)),
+                    category,
+                    t,
+                )
+                .await
             }
             Err(e) => {
                 self.state.analysis_failed = true;
-                self.record(Stage::Analyze, rule, "project directory", "fingerprint", inputs, StepResult::AnalysisFailed { error: e.to_string() }, Category::Error, t).await
+                self.record(
+                    Stage::Analyze,
+                    rule,
+                    "project directory",
+                    "fingerprint",
+                    inputs,
+                    StepResult::AnalysisFailed {
+                        error: e.to_string(),
+                    },
+                    Category::Error,
+                    t,
+                )
+                .await
             }
         }
     }
 
-    /// One Maven `clean test` with results and class versions; shared by baseline and validation.
+    /// One Maven `test` on cleared outputs, with results and class versions; shared by baseline and validation.
     async fn build(&self, jdk: &jdk::Jdk, properties: Vec<(String, String)>) -> BuildOutcome {
         let root = &self.opts.root;
-        let mut outcome = BuildOutcome { jdk: Some(jdk.release), raised_level: None, run: None, tests: Default::default(), error: None };
-        if let Err(e) = reports::clear(root) {
-            outcome.error = Some(format!("cannot clear old test reports: {e}"));
+        let mut outcome = BuildOutcome {
+            jdk: Some(jdk.release),
+            raised_level: None,
+            run: None,
+            tests: Default::default(),
+            error: None,
+        };
+        if let Err(e) = reports::clear_outputs(root) {
+            outcome.error = Some(format!("cannot clear previous build output: {e}"));
             return outcome;
         }
         let mut props = vec![("maven.test.failure.ignore".to_string(), "true".to_string())];
@@ -168,7 +267,7 @@ impl Run<'_> {
         let req = maven::MavenRequest {
             root,
             jdk,
-            goals: &["clean", "test"],
+            goals: &["test"],
             user_args: &self.opts.config.maven_args,
             properties: props,
             timeout: Duration::from_secs(budgets.build_timeout_secs),
@@ -187,10 +286,16 @@ impl Run<'_> {
     async fn baseline(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
         self.state.baseline_done = true;
-        let fp = self.fingerprint.as_ref().expect("router runs baseline after analysis");
+        let fp = self
+            .fingerprint
+            .as_ref()
+            .expect("router runs baseline after analysis");
         let level = fp.java_level;
         let Some((jdk, raised)) = jdk::choose(&self.jdks, level) else {
-            let reason = format!("no JDK found that can build Java {}; configure `jdks`", level.unwrap_or(8));
+            let reason = format!(
+                "no JDK found that can build Java {}; configure `jdks`",
+                level.unwrap_or(8)
+            );
             return self.skip(Stage::Baseline, rule, reason).await;
         };
         // Raise the level through the properties that define it (user properties win).
@@ -208,17 +313,34 @@ impl Run<'_> {
         let mut outcome = self.build(&jdk, props.clone()).await;
         outcome.raised_level = raised;
         self.state.baseline_timed_out = outcome.timed_out();
+        self.state.baseline_unavailable = outcome.run.is_none();
         let category = match (&outcome.error, outcome.compiled()) {
             (Some(_), _) => Category::Error,
             (None, true) => Category::Success,
             (None, false) => Category::Error,
         };
-        let known = format!("declared Java level {level:?}; JDKs {:?}", self.jdks.iter().map(|j| j.release).collect::<Vec<_>>());
+        let known = format!(
+            "declared Java level {level:?}; JDKs {:?}",
+            self.jdks.iter().map(|j| j.release).collect::<Vec<_>>()
+        );
         let intent = match raised {
-            Some(r) => format!("baseline on JDK {} with the level raised to {r} (no JDK accepts {level:?})", jdk.release),
+            Some(r) => format!(
+                "baseline on JDK {} with the level raised to {r} (no JDK accepts {level:?})",
+                jdk.release
+            ),
             None => format!("baseline on JDK {}", jdk.release),
         };
-        self.record(Stage::Baseline, rule, &known, &intent, json!({"jdk": jdk, "properties": props}), StepResult::Built(Box::new(outcome)), category, t).await
+        self.record(
+            Stage::Baseline,
+            rule,
+            &known,
+            &intent,
+            json!({"jdk": jdk, "properties": props}),
+            StepResult::Built(Box::new(outcome)),
+            category,
+            t,
+        )
+        .await
     }
 
     async fn plan(&mut self, rule: &str) -> anyhow::Result<()> {
@@ -227,18 +349,41 @@ impl Run<'_> {
         let tasks = plan::plan(fp, self.opts.config.target, self.journal.baseline());
         self.state.planned = true;
         self.state.tasks_pending = !tasks.is_empty();
-        let category = if tasks.is_empty() { Category::Empty } else { Category::Success };
-        let known = format!("fingerprint of {} modules, {} Java files", fp.modules.len(), fp.java_files);
-        self.record(Stage::Plan, rule, &known, "ordered task list", json!({"target": self.opts.config.target}), StepResult::Planned { tasks }, category, t).await
+        let category = if tasks.is_empty() {
+            Category::Empty
+        } else {
+            Category::Success
+        };
+        let known = format!(
+            "fingerprint of {} modules, {} Java files",
+            fp.modules.len(),
+            fp.java_files
+        );
+        self.record(
+            Stage::Plan,
+            rule,
+            &known,
+            "ordered task list",
+            json!({"target": self.opts.config.target}),
+            StepResult::Planned { tasks },
+            category,
+            t,
+        )
+        .await
     }
 
     async fn execute(&mut self, rule: &str, progress: &mut Progress) -> anyhow::Result<()> {
         let t = Instant::now();
-        let fp = self.fingerprint.as_ref().expect("analysis precedes execute");
+        let fp = self
+            .fingerprint
+            .as_ref()
+            .expect("analysis precedes execute");
         let tasks = self.journal.tasks().to_vec();
         let total = tasks.len();
         let (overlay, records) = tokio::task::block_in_place(|| {
-            execute::execute(&self.opts.root, fp, &self.opts.config, &tasks, |i| progress.task(i + 1, total))
+            execute::execute(&self.opts.root, fp, &self.opts.config, &tasks, |i| {
+                progress.task(i + 1, total)
+            })
         });
         self.state.tasks_pending = false;
         self.overlay = Some(overlay);
@@ -250,7 +395,17 @@ impl Run<'_> {
                 TaskStatus::Failed => Category::Error,
             };
             let inputs = json!({"task": task.id, "recipes": task.recipes, "files": task.files});
-            self.record(Stage::Execute, rule, &task.reason, &task.title, inputs, StepResult::Task(rec), category, t).await?;
+            self.record(
+                Stage::Execute,
+                rule,
+                &task.reason,
+                &task.title,
+                inputs,
+                StepResult::Task(rec),
+                category,
+                t,
+            )
+            .await?;
         }
         Ok(())
     }
@@ -258,23 +413,81 @@ impl Run<'_> {
     async fn write(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
         self.state.written = true;
-        let overlay = self.overlay.take().unwrap_or_else(|| Overlay::new(&self.opts.root));
+        let overlay = self
+            .overlay
+            .take()
+            .unwrap_or_else(|| Overlay::new(&self.opts.root));
         let diff = overlay.diff();
         let files: Vec<PathBuf> = overlay.changed().map(|(p, _, _)| p.to_path_buf()).collect();
         let inputs = json!({"files": files.len(), "dry_run": self.opts.dry_run});
         if self.opts.dry_run {
-            let category = if files.is_empty() { Category::Empty } else { Category::Success };
-            return self.record(Stage::Write, rule, "pending edits", "show the diff", inputs, StepResult::Written { files, dry_run: true, diff }, category, t).await;
+            let category = if files.is_empty() {
+                Category::Empty
+            } else {
+                Category::Success
+            };
+            return self
+                .record(
+                    Stage::Write,
+                    rule,
+                    "pending edits",
+                    "show the diff",
+                    inputs,
+                    StepResult::Written {
+                        files,
+                        dry_run: true,
+                        diff,
+                    },
+                    category,
+                    t,
+                )
+                .await;
         }
         match overlay.commit() {
             Ok(written) => {
-                let category = if written.is_empty() { Category::Empty } else { Category::Success };
-                self.record(Stage::Write, rule, "pending edits", "write every changed file atomically", inputs, StepResult::Written { files: written, dry_run: false, diff }, category, t).await
+                let category = if written.is_empty() {
+                    Category::Empty
+                } else {
+                    Category::Success
+                };
+                self.record(
+                    Stage::Write,
+                    rule,
+                    "pending edits",
+                    "write every changed file atomically",
+                    inputs,
+                    StepResult::Written {
+                        files: written,
+                        dry_run: false,
+                        diff,
+                    },
+                    category,
+                    t,
+                )
+                .await
             }
-            Err(crate::recipes::overlay::CommitError::Partial { written, failed, source }) => {
+            Err(crate::recipes::overlay::CommitError::Partial {
+                written,
+                failed,
+                source,
+            }) => {
                 self.state.write_failed = true;
-                let result = StepResult::WriteFailed { written, failed, error: source.to_string() };
-                self.record(Stage::Write, rule, "pending edits", "write every changed file atomically", inputs, result, Category::Exception, t).await
+                let result = StepResult::WriteFailed {
+                    written,
+                    failed,
+                    error: source.to_string(),
+                };
+                self.record(
+                    Stage::Write,
+                    rule,
+                    "pending edits",
+                    "write every changed file atomically",
+                    inputs,
+                    result,
+                    Category::Exception,
+                    t,
+                )
+                .await
             }
         }
     }
@@ -284,7 +497,10 @@ impl Run<'_> {
         self.state.validated = true;
         let target = self.opts.config.target;
         let Some(jdk) = jdk::for_target(&self.jdks, target) else {
-            let reason = format!("no JDK >= {target} installed (found {:?}); configure `jdks` to validate", self.jdks.iter().map(|j| j.release).collect::<Vec<_>>());
+            let reason = format!(
+                "no JDK >= {target} installed (found {:?}); configure `jdks` to validate",
+                self.jdks.iter().map(|j| j.release).collect::<Vec<_>>()
+            );
             return self.skip(Stage::Validate, rule, reason).await;
         };
         let outcome = self.build(&jdk, Vec::new()).await;
@@ -294,17 +510,58 @@ impl Run<'_> {
         let after_inventory = match after {
             Ok(fp) => fp.inventory(),
             Err(e) => {
-                let result = StepResult::AnalysisFailed { error: format!("after migration: {e}") };
-                return self.record(Stage::Validate, rule, "", "re-read migrated sources", json!({}), result, Category::Exception, t).await;
+                let result = StepResult::AnalysisFailed {
+                    error: format!("after migration: {e}"),
+                };
+                return self
+                    .record(
+                        Stage::Validate,
+                        rule,
+                        "",
+                        "re-read migrated sources",
+                        json!({}),
+                        result,
+                        Category::Exception,
+                        t,
+                    )
+                    .await;
             }
         };
         let majors = tokio::task::block_in_place(|| classfile::majors(&root));
-        let before_inventory = self.fingerprint.as_ref().map(|f| f.inventory()).unwrap_or_default();
-        let validation = validate::compare(&before_inventory, &after_inventory, self.journal.baseline(), outcome, majors, classfile::major_for_release(target));
+        let before_inventory = self
+            .fingerprint
+            .as_ref()
+            .map(|f| f.inventory())
+            .unwrap_or_default();
+        let validation = validate::compare(
+            &before_inventory,
+            &after_inventory,
+            self.journal.baseline(),
+            outcome,
+            majors,
+            classfile::major_for_release(target),
+        );
         self.state.baseline_timed_out |= validation.build.timed_out();
-        let category = if validation.invariant() && validation.build.compiled() { Category::Success } else { Category::Error };
+        let category = if validation.invariant() && validation.build.compiled() {
+            Category::Success
+        } else {
+            Category::Error
+        };
         let known = format!("baseline: {} tests green", validation.green_before);
-        self.record(Stage::Validate, rule, &known, &format!("rebuild on JDK {} and compare with the baseline", jdk.release), json!({"jdk": jdk}), StepResult::Validated(Box::new(validation)), category, t).await
+        self.record(
+            Stage::Validate,
+            rule,
+            &known,
+            &format!(
+                "rebuild on JDK {} and compare with the baseline",
+                jdk.release
+            ),
+            json!({"jdk": jdk}),
+            StepResult::Validated(Box::new(validation)),
+            category,
+            t,
+        )
+        .await
     }
 }
 
@@ -325,7 +582,14 @@ fn summarize(fp: &Fingerprint) -> Analysis {
     let level_sites = fp
         .level_sites
         .iter()
-        .map(|s| format!("{}: {:?} = {}", fp.modules[s.module].pom.path.display(), s.location, s.raw))
+        .map(|s| {
+            format!(
+                "{}: {:?} = {}",
+                fp.modules[s.module].pom.path.display(),
+                s.location,
+                s.raw
+            )
+        })
         .collect();
     Analysis {
         modules,
@@ -338,7 +602,11 @@ fn summarize(fp: &Fingerprint) -> Analysis {
         junit4_constructs: fp.junit4_constructs.clone(),
         javax_jakarta_ee: fp.javax_jakarta_ee.iter().cloned().collect(),
         javax_jdk: fp.javax_jdk.iter().cloned().collect(),
-        removed_java_ee_modules: fp.removed_modules.iter().map(|m| format!("{m:?}")).collect(),
+        removed_java_ee_modules: fp
+            .removed_modules
+            .iter()
+            .map(|m| format!("{m:?}"))
+            .collect(),
         syntax_errors: fp.syntax_errors.clone(),
         warnings: fp.warnings.clone(),
         java_files: fp.java_files,

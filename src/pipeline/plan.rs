@@ -11,10 +11,23 @@ const MIN_BOOT_FOR_17: &str = "2.5.0";
 
 pub fn plan(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> Vec<Task> {
     let mut tasks = Vec::new();
-    let mut add = |id: String, title: String, recipes: &[&str], files: Vec<std::path::PathBuf>, reason: String| {
-        tasks.push(Task { id, title, recipes: recipes.iter().map(|r| r.to_string()).collect(), files, reason });
+    let mut add = |id: String,
+                   title: String,
+                   recipes: &[&str],
+                   files: Vec<std::path::PathBuf>,
+                   reason: String| {
+        tasks.push(Task {
+            id,
+            title,
+            recipes: recipes.iter().map(|r| r.to_string()).collect(),
+            files,
+            reason,
+        });
     };
-    let level_below = fp.level_sites.iter().any(|s| s.release.is_some_and(|r| r < target));
+    let level_below = fp
+        .level_sites
+        .iter()
+        .any(|s| s.release.is_some_and(|r| r < target));
     let undeclared = (0..fp.modules.len()).any(|m| fp.level_sites_for(m).is_empty());
     if level_below || undeclared {
         add(
@@ -43,7 +56,10 @@ pub fn plan(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> V
             }
             let (recipes, what) = match f.junit {
                 JunitGeneration::Junit4 => (&[recipes::JUNIT4_TO_JUPITER][..], "JUnit 4"),
-                JunitGeneration::Junit3 => (&[][..], "JUnit 3 (no core recipe; vintage engine keeps it running)"),
+                JunitGeneration::Junit3 => (
+                    &[][..],
+                    "JUnit 3 (no core recipe; vintage engine keeps it running)",
+                ),
                 _ => continue,
             };
             junit_files += 1;
@@ -52,11 +68,21 @@ pub fn plan(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> V
                 format!("Migrate {} to JUnit 5", f.path.display()),
                 recipes,
                 vec![f.path.clone()],
-                format!("{what}{}", if f.junit4_constructs.is_empty() { String::new() } else { format!(": {}", f.junit4_constructs.join(", ")) }),
+                format!(
+                    "{what}{}",
+                    if f.junit4_constructs.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", f.junit4_constructs.join(", "))
+                    }
+                ),
             );
         }
     }
-    let declares_junit4 = fp.modules.iter().any(|m| m.pom.has_dependency("junit", "junit"));
+    let declares_junit4 = fp
+        .modules
+        .iter()
+        .any(|m| m.pom.has_dependency("junit", "junit"));
     if junit_files > 0 || declares_junit4 {
         add(
             "junit-dependencies".into(),
@@ -66,7 +92,8 @@ pub fn plan(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> V
             format!("{junit_files} JUnit 4/3 files; junit:junit declared: {declares_junit4}"),
         );
     }
-    let provided_by_classpath = baseline.is_some_and(|b| b.compiled() && b.jdk.is_some_and(|j| j >= 11));
+    let provided_by_classpath =
+        baseline.is_some_and(|b| b.compiled() && b.jdk.is_some_and(|j| j >= 11));
     if !fp.removed_modules.is_empty() && !provided_by_classpath {
         add(
             "removed-java-ee-apis".into(),

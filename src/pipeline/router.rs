@@ -25,6 +25,8 @@ pub struct State {
     pub dry_run: bool,
     pub baseline_done: bool,
     pub baseline_timed_out: bool,
+    /// Maven could not run at all (missing, cannot start): validating would fail the same way.
+    pub baseline_unavailable: bool,
     pub planned: bool,
     pub tasks_pending: bool,
     pub written: bool,
@@ -54,7 +56,10 @@ pub fn next(s: &State) -> (Step, &'static str) {
     }
     if !s.baseline_done {
         return if s.build_enabled {
-            (Step::Baseline, "R3:no baseline yet, build untouched project")
+            (
+                Step::Baseline,
+                "R3:no baseline yet, build untouched project",
+            )
         } else {
             (Step::SkipBaseline, "R3b:builds disabled, no baseline")
         };
@@ -62,8 +67,17 @@ pub fn next(s: &State) -> (Step, &'static str) {
     if s.baseline_timed_out {
         return (Step::Classify, "R4:baseline hit the build time limit");
     }
+    if s.baseline_unavailable {
+        return (
+            Step::Classify,
+            "R4b:Maven could not run; nothing can be validated",
+        );
+    }
     if !s.planned {
-        return (Step::Plan, "R5:baseline known, derive tasks from fingerprint");
+        return (
+            Step::Plan,
+            "R5:baseline known, derive tasks from fingerprint",
+        );
     }
     if s.tasks_pending {
         return (Step::Execute, "R6:pending tasks, run the recipe tier");
@@ -76,9 +90,15 @@ pub fn next(s: &State) -> (Step, &'static str) {
     }
     if !s.validated {
         return if s.build_enabled && !s.dry_run {
-            (Step::Validate, "R8b:changes written, validate against baseline")
+            (
+                Step::Validate,
+                "R8b:changes written, validate against baseline",
+            )
         } else {
-            (Step::SkipValidation, "R8c:builds disabled or dry run, no validation")
+            (
+                Step::SkipValidation,
+                "R8c:builds disabled or dry run, no validation",
+            )
         };
     }
     (Step::Classify, "R9:validated, classify")
@@ -90,7 +110,10 @@ mod tests {
 
     #[test]
     fn walks_the_stages_in_order() {
-        let mut s = State { build_enabled: true, ..Default::default() };
+        let mut s = State {
+            build_enabled: true,
+            ..Default::default()
+        };
         let mut steps = Vec::new();
         loop {
             let (step, _) = next(&s);
@@ -111,18 +134,45 @@ mod tests {
             }
         }
         use Step::*;
-        assert_eq!(steps, [Analyze, Baseline, Plan, Execute, Write, Validate, Classify, Done]);
+        assert_eq!(
+            steps,
+            [
+                Analyze, Baseline, Plan, Execute, Write, Validate, Classify, Done
+            ]
+        );
     }
 
     #[test]
     fn stops_early_on_failures_and_limits() {
-        let s = State { analyzed: true, analysis_failed: true, ..Default::default() };
+        let s = State {
+            analyzed: true,
+            analysis_failed: true,
+            ..Default::default()
+        };
         assert_eq!(next(&s).0, Step::Classify);
-        let s = State { analyzed: true, out_of_time: true, ..Default::default() };
+        let s = State {
+            analyzed: true,
+            out_of_time: true,
+            ..Default::default()
+        };
         assert_eq!(next(&s).0, Step::StopOnLimit);
-        let s = State { analyzed: true, baseline_done: true, baseline_timed_out: true, build_enabled: true, ..Default::default() };
+        let s = State {
+            analyzed: true,
+            baseline_done: true,
+            baseline_timed_out: true,
+            build_enabled: true,
+            ..Default::default()
+        };
         assert_eq!(next(&s).0, Step::Classify);
-        let s = State { analyzed: true, baseline_done: true, planned: true, written: true, dry_run: true, build_enabled: true, ..Default::default() };
+        let s = State {
+            analyzed: true,
+            baseline_done: true,
+            planned: true,
+            written: true,
+            dry_run: true,
+            build_enabled: true,
+            ..Default::default()
+        };
         assert_eq!(next(&s).0, Step::SkipValidation);
     }
 }

@@ -8,12 +8,19 @@ use crate::journal::{BuildOutcome, Validation};
 
 fn inventory_keys(inv: &Inventory) -> BTreeSet<String> {
     inv.iter()
-        .flat_map(|(file, tests)| tests.iter().map(move |t| format!("{}::{}#{}", file.display(), t.class, t.method)))
+        .flat_map(|(file, tests)| {
+            tests
+                .iter()
+                .map(move |t| format!("{}::{}#{}", file.display(), t.class, t.method))
+        })
         .collect()
 }
 
 fn executed(r: &TestResults) -> usize {
-    r.tests.values().filter(|s| **s != TestStatus::Skipped).count()
+    r.tests
+        .values()
+        .filter(|s| **s != TestStatus::Skipped)
+        .count()
 }
 
 /// Static inventory (no test method lost) and executed results (every baseline-green test
@@ -28,7 +35,10 @@ pub fn compare(
     expected_major: u32,
 ) -> Validation {
     let after_keys = inventory_keys(after_inventory);
-    let lost_from_source = inventory_keys(before_inventory).into_iter().filter(|k| !after_keys.contains(k)).collect();
+    let lost_from_source = inventory_keys(before_inventory)
+        .into_iter()
+        .filter(|k| !after_keys.contains(k))
+        .collect();
     let empty = TestResults::default();
     let before = baseline.map_or(&empty, |b| &b.tests);
     let mut newly_failing = Vec::new();
@@ -70,7 +80,10 @@ mod tests {
             jdk: Some(17),
             raised_level: None,
             run: None,
-            tests: TestResults { tests: pairs.iter().map(|(k, s)| (k.to_string(), *s)).collect(), ..Default::default() },
+            tests: TestResults {
+                tests: pairs.iter().map(|(k, s)| (k.to_string(), *s)).collect(),
+                ..Default::default()
+            },
             error: None,
         }
     }
@@ -78,21 +91,52 @@ mod tests {
     fn inv(methods: &[&str]) -> Inventory {
         BTreeMap::from([(
             PathBuf::from("T.java"),
-            methods.iter().map(|m| TestMethod { class: "T".into(), method: m.to_string(), kind: "Test".into() }).collect(),
+            methods
+                .iter()
+                .map(|m| TestMethod {
+                    class: "T".into(),
+                    method: m.to_string(),
+                    kind: "Test".into(),
+                })
+                .collect(),
         )])
     }
 
     #[test]
     fn red_baseline_tests_are_excused_but_green_ones_must_stay() {
         use TestStatus::*;
-        let base = results(&[("T#a", Passed), ("T#b", Failed), ("T#c", Passed), ("T#d", Passed)]);
+        let base = results(&[
+            ("T#a", Passed),
+            ("T#b", Failed),
+            ("T#c", Passed),
+            ("T#d", Passed),
+        ]);
         let after = results(&[("T#a", Passed), ("T#b", Failed), ("T#c", Skipped)]);
-        let v = compare(&inv(&["a", "b", "c", "d"]), &inv(&["a", "b", "c"]), Some(&base), after, BTreeMap::new(), 61);
+        let v = compare(
+            &inv(&["a", "b", "c", "d"]),
+            &inv(&["a", "b", "c"]),
+            Some(&base),
+            after,
+            BTreeMap::new(),
+            61,
+        );
         assert_eq!(v.lost_from_source, ["T.java::T#d"]);
         assert_eq!(v.newly_failing, ["T#d (not run)"]);
         assert_eq!(v.newly_skipped, ["T#c"]);
         assert!(!v.invariant());
-        let same = compare(&inv(&["a"]), &inv(&["a"]), Some(&base), results(&[("T#a", Passed), ("T#b", Passed), ("T#c", Passed), ("T#d", Passed)]), BTreeMap::new(), 61);
+        let same = compare(
+            &inv(&["a"]),
+            &inv(&["a"]),
+            Some(&base),
+            results(&[
+                ("T#a", Passed),
+                ("T#b", Passed),
+                ("T#c", Passed),
+                ("T#d", Passed),
+            ]),
+            BTreeMap::new(),
+            61,
+        );
         assert!(same.invariant());
     }
 }

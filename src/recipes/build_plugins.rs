@@ -23,19 +23,33 @@ pub struct Needs {
     pub release_roots: Vec<usize>,
 }
 
-pub fn apply(ctx: &PomContext, overlay: &mut Overlay, needs: &Needs) -> anyhow::Result<Vec<String>> {
+pub fn apply(
+    ctx: &PomContext,
+    overlay: &mut Overlay,
+    needs: &Needs,
+) -> anyhow::Result<Vec<String>> {
     let fp = ctx.fingerprint;
     let mut changes = Vec::new();
-    let mut wanted = vec![("maven-compiler-plugin", MIN_COMPILER, ctx.catalog.compiler_plugin.as_str())];
+    let mut wanted = vec![(
+        "maven-compiler-plugin",
+        MIN_COMPILER,
+        ctx.catalog.compiler_plugin.as_str(),
+    )];
     if needs.junit_platform {
         for artifact in ["maven-surefire-plugin", "maven-failsafe-plugin"] {
-            wanted.push((artifact, MIN_SUREFIRE_FOR_PLATFORM, ctx.catalog.surefire.as_str()));
+            wanted.push((
+                artifact,
+                MIN_SUREFIRE_FOR_PLATFORM,
+                ctx.catalog.surefire.as_str(),
+            ));
         }
     }
     for (i, module) in fp.modules.iter().enumerate().filter(|(_, m)| !m.skipped) {
         for &(artifact, min, new) in &wanted {
             for plugin in module.pom.plugin(artifact) {
-                let Some(raw) = plugin.version.as_deref() else { continue };
+                let Some(raw) = plugin.version.as_deref() else {
+                    continue;
+                };
                 let (def, current) = match property_reference(raw) {
                     Some(name) => match fp.property(i, name) {
                         Some((m, v)) => (Some((m, name)), v),
@@ -50,7 +64,10 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay, needs: &Needs) -> anyhow::
                     Some((m, name)) => {
                         overlay.edit_pom(&fp.modules[m].pom.path, |src, project| {
                             crate::analyze::pom::child(project, "properties")
-                                .and_then(|p| p.children().find(|c| c.is_element() && c.tag_name().name() == name))
+                                .and_then(|p| {
+                                    p.children()
+                                        .find(|c| c.is_element() && c.tag_name().name() == name)
+                                })
                                 .map(|n| vec![set_text(src, n, new)])
                                 .unwrap_or_default()
                         })?;
@@ -60,19 +77,27 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay, needs: &Needs) -> anyhow::
                         overlay.edit_pom(&module.pom.path, |src, project| {
                             plugin_nodes(project)
                                 .into_iter()
-                                .filter(|(p, m)| *m == managed && child_text(*p, "artifactId").as_deref() == Some(artifact))
+                                .filter(|(p, m)| {
+                                    *m == managed
+                                        && child_text(*p, "artifactId").as_deref() == Some(artifact)
+                                })
                                 .filter_map(|(p, _)| crate::analyze::pom::child(p, "version"))
                                 .map(|v| set_text(src, v, new))
                                 .collect()
                         })?;
                     }
                 }
-                changes.push(format!("{}: {artifact} {current} -> {new}", module.pom.path.display()));
+                changes.push(format!(
+                    "{}: {artifact} {current} -> {new}",
+                    module.pom.path.display()
+                ));
             }
         }
     }
     let versioned = |artifact: &str| {
-        fp.modules.iter().any(|m| m.pom.plugin(artifact).any(|p| p.version.is_some()))
+        fp.modules
+            .iter()
+            .any(|m| m.pom.plugin(artifact).any(|p| p.version.is_some()))
     };
     let spring_boot_parent = fp.spring_boot.is_some();
     let mut additions: BTreeSet<(usize, &str, &str)> = BTreeSet::new();
@@ -85,10 +110,17 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay, needs: &Needs) -> anyhow::
     }
     for &root in &needs.release_roots {
         let chain_declares = fp.modules.iter().enumerate().any(|(i, m)| {
-            fp.chain(i).contains(&root) && m.pom.plugin("maven-compiler-plugin").any(|p| p.version.is_some())
+            fp.chain(i).contains(&root)
+                && m.pom
+                    .plugin("maven-compiler-plugin")
+                    .any(|p| p.version.is_some())
         });
         if !chain_declares && !spring_boot_parent {
-            additions.insert((root, "maven-compiler-plugin", ctx.catalog.compiler_plugin.as_str()));
+            additions.insert((
+                root,
+                "maven-compiler-plugin",
+                ctx.catalog.compiler_plugin.as_str(),
+            ));
         }
     }
     for (module, artifact, version) in additions {

@@ -22,27 +22,50 @@ pub enum JunitMode {
 }
 
 fn is_dep(d: Node, group: &str, artifact: &str) -> bool {
-    child_text(d, "groupId").as_deref() == Some(group) && child_text(d, "artifactId").as_deref() == Some(artifact)
+    child_text(d, "groupId").as_deref() == Some(group)
+        && child_text(d, "artifactId").as_deref() == Some(artifact)
 }
 
-pub fn junit(ctx: &PomContext, overlay: &mut Overlay, mode: JunitMode) -> anyhow::Result<Vec<String>> {
+pub fn junit(
+    ctx: &PomContext,
+    overlay: &mut Overlay,
+    mode: JunitMode,
+) -> anyhow::Result<Vec<String>> {
     let fp = ctx.fingerprint;
     let jupiter = ctx.catalog.junit_jupiter.as_str();
     let needs_hamcrest = fp.java_files().any(|f| f.uses_hamcrest)
-        && !fp.modules.iter().any(|m| m.pom.dependencies.iter().any(|d| d.group_id == "org.hamcrest"));
+        && !fp.modules.iter().any(|m| {
+            m.pom
+                .dependencies
+                .iter()
+                .any(|d| d.group_id == "org.hamcrest")
+        });
     let mut changes = Vec::new();
-    for module in fp.modules.iter().filter(|m| !m.skipped && m.pom.has_dependency("junit", "junit")) {
+    for module in fp
+        .modules
+        .iter()
+        .filter(|m| !m.skipped && m.pom.has_dependency("junit", "junit"))
+    {
         let rel = module.pom.path.clone();
         overlay.edit_pom(&rel, |src, project| {
             let mut edits = Vec::new();
-            for (d, _) in dependency_nodes(project).into_iter().filter(|(d, _)| is_dep(*d, "junit", "junit")) {
-                let siblings: Vec<Node> = d.parent().map(|p| p.children().filter(|c| c.is_element()).collect()).unwrap_or_default();
+            for (d, _) in dependency_nodes(project)
+                .into_iter()
+                .filter(|(d, _)| is_dep(*d, "junit", "junit"))
+            {
+                let siblings: Vec<Node> = d
+                    .parent()
+                    .map(|p| p.children().filter(|c| c.is_element()).collect())
+                    .unwrap_or_default();
                 let has = |g: &str, a: &str| siblings.iter().any(|s| is_dep(*s, g, a));
                 let version = crate::analyze::pom::child(d, "version").map(|_| jupiter);
                 let scope = child_text(d, "scope");
                 let mut extra = Vec::new();
                 if mode == JunitMode::Replace && !has("org.junit.jupiter", "junit-jupiter") {
-                    for (name, value) in [("groupId", "org.junit.jupiter"), ("artifactId", "junit-jupiter")] {
+                    for (name, value) in [
+                        ("groupId", "org.junit.jupiter"),
+                        ("artifactId", "junit-jupiter"),
+                    ] {
                         if let Some(n) = crate::analyze::pom::child(d, name) {
                             edits.push(set_text(src, n, value));
                         }
@@ -54,15 +77,30 @@ pub fn junit(ctx: &PomContext, overlay: &mut Overlay, mode: JunitMode) -> anyhow
                     edits.push(remove(src, d));
                 } else {
                     if !has("org.junit.jupiter", "junit-jupiter") {
-                        extra.push(dependency_xml("org.junit.jupiter", "junit-jupiter", version, scope.as_deref()));
+                        extra.push(dependency_xml(
+                            "org.junit.jupiter",
+                            "junit-jupiter",
+                            version,
+                            scope.as_deref(),
+                        ));
                     }
                     if !has("org.junit.vintage", "junit-vintage-engine") {
-                        extra.push(dependency_xml("org.junit.vintage", "junit-vintage-engine", version, scope.as_deref()));
+                        extra.push(dependency_xml(
+                            "org.junit.vintage",
+                            "junit-vintage-engine",
+                            version,
+                            scope.as_deref(),
+                        ));
                     }
                 }
                 if mode == JunitMode::Replace && needs_hamcrest {
                     let hv = version.map(|_| ctx.catalog.hamcrest.as_str());
-                    extra.push(dependency_xml("org.hamcrest", "hamcrest", hv, scope.as_deref()));
+                    extra.push(dependency_xml(
+                        "org.hamcrest",
+                        "hamcrest",
+                        hv,
+                        scope.as_deref(),
+                    ));
                 }
                 if !extra.is_empty() {
                     edits.push(insert_after(src, project, d, &extra.join("\n")));
@@ -101,7 +139,9 @@ fn providers(module: RemovedJavaEeModule) -> &'static [(&'static str, &'static s
 
 fn catalog_entries(ctx: &PomContext, module: RemovedJavaEeModule) -> Vec<(&'static str, String)> {
     match module {
-        RemovedJavaEeModule::Annotation => vec![("compile", ctx.catalog.javax_annotation_api.clone())],
+        RemovedJavaEeModule::Annotation => {
+            vec![("compile", ctx.catalog.javax_annotation_api.clone())]
+        }
         RemovedJavaEeModule::XmlBind => vec![
             ("compile", ctx.catalog.jaxb_api.clone()),
             ("runtime", ctx.catalog.jaxb_runtime.clone()),
@@ -123,13 +163,21 @@ pub fn removed_java_ee(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Resul
         }
         let chain = fp.chain(i);
         let declared = |g: &str, a: &str| {
-            chain.iter().any(|&c| fp.modules[c].pom.dependencies.iter().any(|d| d.group_id == g && d.artifact_id == a && !d.managed))
+            chain.iter().any(|&c| {
+                fp.modules[c]
+                    .pom
+                    .dependencies
+                    .iter()
+                    .any(|d| d.group_id == g && d.artifact_id == a && !d.managed)
+            })
         };
         let mut snippets = Vec::new();
         for (m, in_main) in needed {
             let mut entries = catalog_entries(ctx, m);
             let provided = providers(m).iter().any(|(g, a)| declared(g, a))
-                || entries.iter().take(1).any(|(_, gav)| Coordinates::parse(gav).is_ok_and(|c| declared(&c.group, &c.artifact)));
+                || entries.iter().take(1).any(|(_, gav)| {
+                    Coordinates::parse(gav).is_ok_and(|c| declared(&c.group, &c.artifact))
+                });
             if provided {
                 continue;
             }
@@ -137,13 +185,26 @@ pub fn removed_java_ee(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Resul
                 let c = Coordinates::parse(&gav)?;
                 let scope = if in_main { scope } else { "test" };
                 let scope = (scope != "compile").then_some(scope);
-                snippets.push(dependency_xml(&c.group, &c.artifact, Some(&c.version), scope));
-                changes.push(format!("{}: added {gav} for {m:?} (removed from the JDK in 11)", module.pom.path.display()));
+                snippets.push(dependency_xml(
+                    &c.group,
+                    &c.artifact,
+                    Some(&c.version),
+                    scope,
+                ));
+                changes.push(format!(
+                    "{}: added {gav} for {m:?} (removed from the JDK in 11)",
+                    module.pom.path.display()
+                ));
             }
         }
         if !snippets.is_empty() {
             overlay.edit_pom(&module.pom.path, |src, project| {
-                vec![append_under(src, project, &["dependencies"], &snippets.join("\n"))]
+                vec![append_under(
+                    src,
+                    project,
+                    &["dependencies"],
+                    &snippets.join("\n"),
+                )]
             })?;
         }
     }

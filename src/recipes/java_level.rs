@@ -25,13 +25,21 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<LevelCha
     let mut by_module: BTreeMap<usize, Vec<&LevelSite>> = BTreeMap::new();
     for site in &fp.level_sites {
         if fp.modules[site.module].skipped {
-            out.changes.push(format!("{}: skipped module, level left at {}", fp.modules[site.module].pom.path.display(), site.raw));
+            out.changes.push(format!(
+                "{}: skipped module, level left at {}",
+                fp.modules[site.module].pom.path.display(),
+                site.raw
+            ));
             continue;
         }
         match site.release {
             Some(r) if r < ctx.target => by_module.entry(site.module).or_default().push(site),
             Some(_) => {}
-            None => out.changes.push(format!("{}: level {:?} is not a Java version; left alone", fp.modules[site.module].pom.path.display(), site.raw)),
+            None => out.changes.push(format!(
+                "{}: level {:?} is not a Java version; left alone",
+                fp.modules[site.module].pom.path.display(),
+                site.raw
+            )),
         }
     }
     for (module, sites) in by_module {
@@ -41,15 +49,23 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<LevelCha
                 .iter()
                 .filter_map(|site| {
                     let node = match &site.location {
-                        LevelLocation::Property(name) => child(project, "properties").and_then(|p| {
-                            p.children().find(|c| c.is_element() && c.tag_name().name() == name)
-                        }),
+                        LevelLocation::Property(name) => {
+                            child(project, "properties").and_then(|p| {
+                                p.children()
+                                    .find(|c| c.is_element() && c.tag_name().name() == name)
+                            })
+                        }
                         LevelLocation::CompilerConfig { key, managed } => plugin_nodes(project)
                             .into_iter()
-                            .filter(|(p, m)| m == managed && child_text(*p, "artifactId").as_deref() == Some("maven-compiler-plugin"))
+                            .filter(|(p, m)| {
+                                m == managed
+                                    && child_text(*p, "artifactId").as_deref()
+                                        == Some("maven-compiler-plugin")
+                            })
                             .find_map(|(p, _)| {
                                 child(p, "configuration").and_then(|c| {
-                                    c.children().find(|x| x.is_element() && x.tag_name().name() == key)
+                                    c.children()
+                                        .find(|x| x.is_element() && x.tag_name().name() == key)
                                 })
                             }),
                     };
@@ -58,7 +74,13 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<LevelCha
                 .collect::<Vec<Edit>>()
         })?;
         for s in sites {
-            out.changes.push(format!("{}: {} {} -> {}", rel.display(), describe(&s.location), s.raw, target));
+            out.changes.push(format!(
+                "{}: {} {} -> {}",
+                rel.display(),
+                describe(&s.location),
+                s.raw,
+                target
+            ));
         }
     }
     // Modules with no level anywhere in their chain compile at the plugin default; give
@@ -71,9 +93,17 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<LevelCha
     for root in roots {
         let rel = fp.modules[root].pom.path.clone();
         overlay.edit_pom(&rel, |src, project| {
-            vec![append_under(src, project, &["properties"], &format!("<maven.compiler.release>{target}</maven.compiler.release>"))]
+            vec![append_under(
+                src,
+                project,
+                &["properties"],
+                &format!("<maven.compiler.release>{target}</maven.compiler.release>"),
+            )]
         })?;
-        out.changes.push(format!("{}: added maven.compiler.release {target}", rel.display()));
+        out.changes.push(format!(
+            "{}: added maven.compiler.release {target}",
+            rel.display()
+        ));
         out.added_release_to.push(root);
     }
     Ok(out)
@@ -82,7 +112,10 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<LevelCha
 fn describe(location: &LevelLocation) -> String {
     match location {
         LevelLocation::Property(p) => format!("property {p}"),
-        LevelLocation::CompilerConfig { key, managed: false } => format!("compiler <{key}>"),
+        LevelLocation::CompilerConfig {
+            key,
+            managed: false,
+        } => format!("compiler <{key}>"),
         LevelLocation::CompilerConfig { key, managed: true } => format!("managed compiler <{key}>"),
     }
 }

@@ -32,19 +32,25 @@ pub static TABLE: LazyLock<Junit5Table> = LazyLock::new(|| {
 pub enum FileOutcome {
     /// No JUnit 4 in the file.
     Unchanged,
-    Rewritten { text: String, changes: Vec<String> },
+    Rewritten {
+        text: String,
+        changes: Vec<String>,
+    },
     /// Left on JUnit 4 (vintage engine) for the reason given.
-    LeftOnJunit4 { reason: String },
+    LeftOnJunit4 {
+        reason: String,
+    },
     /// Not rewritten because the file does not parse.
-    SyntaxError { message: String },
+    SyntaxError {
+        message: String,
+    },
 }
 
 const JUNIT4_PACKAGE: &str = "org.junit";
 const JUPITER_PACKAGE: &str = "org.junit.jupiter";
 
 fn is_junit4(path: &str) -> bool {
-    (path == JUNIT4_PACKAGE || path.starts_with("org.junit."))
-        && !path.starts_with(JUPITER_PACKAGE)
+    (path == JUNIT4_PACKAGE || path.starts_with("org.junit.")) && !path.starts_with(JUPITER_PACKAGE)
 }
 
 fn simple(name: &str) -> &str {
@@ -73,7 +79,9 @@ impl Scope {
                 }
                 (false, true) if imp.path == JUNIT4_PACKAGE => {
                     for fqn in TABLE.type_renames.keys() {
-                        types.entry(simple(fqn).to_string()).or_insert_with(|| fqn.clone());
+                        types
+                            .entry(simple(fqn).to_string())
+                            .or_insert_with(|| fqn.clone());
                     }
                 }
                 (true, false) => {
@@ -84,7 +92,11 @@ impl Scope {
                 _ => {}
             }
         }
-        Self { types, static_members, static_wildcards }
+        Self {
+            types,
+            static_members,
+            static_wildcards,
+        }
     }
 
     /// The JUnit 4 class an unqualified call like `assertEquals(..)` resolves to.
@@ -111,39 +123,70 @@ impl Scope {
     }
 }
 
-/// Declared types of locals, fields and parameters by name (first declaration wins; the
-/// file is small enough that shadowing is rare, and a wrong guess only makes a call
-/// "ambiguous", which leaves the file alone).
-fn declared_types(root: Node, src: &str) -> HashMap<String, String> {
-    let mut out = HashMap::new();
-    java_syntax::walk(root, |n| {
-        let (ty, decls): (Option<Node>, Vec<Node>) = match n.kind() {
-            "local_variable_declaration" | "field_declaration" => {
-                let mut c = n.walk();
-                (
-                    n.child_by_field_name("type"),
-                    n.children_by_field_name("declarator", &mut c).collect(),
-                )
-            }
-            "formal_parameter" => (n.child_by_field_name("type"), vec![n]),
-            _ => return,
+/// The declared type of the variable an identifier names, looked up through the enclosing
+/// blocks, parameters and fields the way Java scopes it (no type inference beyond that).
+fn declared_type(ident: Node, src: &str) -> Option<String> {
+    let name = text(ident, src);
+    let declares = |decl: Node| -> Option<String> {
+        let ty = decl.child_by_field_name("type")?;
+        let mut c = decl.walk();
+        let mut found = None;
+        let candidates: Vec<Node> = match decl.kind() {
+            "formal_parameter" | "spread_parameter" => vec![decl],
+            _ => decl.children_by_field_name("declarator", &mut c).collect(),
         };
-        let Some(ty) = ty else { return };
-        for d in decls {
-            if let Some(name) = d.child_by_field_name("name") {
-                let dims = d.child_by_field_name("dimensions").map_or("", |x| text(x, src));
-                out.entry(text(name, src).to_string())
-                    .or_insert_with(|| format!("{}{}", text(ty, src), dims));
+        for d in candidates {
+            if d.child_by_field_name("name")
+                .is_some_and(|n| text(n, src) == name)
+            {
+                let dims = d
+                    .child_by_field_name("dimensions")
+                    .map_or("", |x| text(x, src));
+                found = Some(format!("{}{dims}", text(ty, src)));
             }
         }
-    });
-    out
+        found
+    };
+    let mut cur = ident;
+    while let Some(scope) = cur.parent() {
+        let mut c = scope.walk();
+        let hit = match scope.kind() {
+            "block" | "constructor_body" | "switch_block_statement_group" => scope
+                .named_children(&mut c)
+                .filter(|s| {
+                    s.end_byte() <= ident.start_byte() && s.kind() == "local_variable_declaration"
+                })
+                .filter_map(declares)
+                .last(),
+            "method_declaration" | "constructor_declaration" | "lambda_expression" => {
+                scope.child_by_field_name("parameters").and_then(|ps| {
+                    let mut c2 = ps.walk();
+                    ps.named_children(&mut c2).find_map(declares)
+                })
+            }
+            "for_statement" => scope.child_by_field_name("init").and_then(declares),
+            "enhanced_for_statement" => scope
+                .child_by_field_name("name")
+                .filter(|n| text(*n, src) == name)
+                .and_then(|_| scope.child_by_field_name("type"))
+                .map(|t| text(t, src).to_string()),
+            "class_body" => scope
+                .named_children(&mut c)
+                .filter(|m| m.kind() == "field_declaration")
+                .find_map(declares),
+            _ => None,
+        };
+        if hit.is_some() {
+            return hit;
+        }
+        cur = scope;
+    }
+    None
 }
 
 struct Rewriter<'a> {
     src: &'a str,
     scope: Scope,
-    types: HashMap<String, String>,
     edits: Vec<Edit>,
     changes: Vec<String>,
     imports_needed: Vec<String>,
@@ -152,7 +195,9 @@ struct Rewriter<'a> {
 /// Runs the recipe on one file.
 pub fn migrate(src: &str) -> FileOutcome {
     let Some(parsed) = java_syntax::parse(src) else {
-        return FileOutcome::SyntaxError { message: "parser gave up".into() };
+        return FileOutcome::SyntaxError {
+            message: "parser gave up".into(),
+        };
     };
     if let Some(message) = parsed.syntax_error {
         return FileOutcome::SyntaxError { message };
@@ -168,7 +213,6 @@ pub fn migrate(src: &str) -> FileOutcome {
     let mut rw = Rewriter {
         src,
         scope: Scope::new(&imports),
-        types: declared_types(root, src),
         edits: Vec::new(),
         changes: Vec::new(),
         imports_needed: Vec::new(),
@@ -183,14 +227,21 @@ pub fn migrate(src: &str) -> FileOutcome {
     rw.add_imports(&imports, root);
     let out = match edit::apply(src, &rw.edits) {
         Ok(out) => out,
-        Err(e) => return FileOutcome::LeftOnJunit4 { reason: format!("conflicting rewrites: {e}") },
+        Err(e) => {
+            return FileOutcome::LeftOnJunit4 {
+                reason: format!("conflicting rewrites: {e}"),
+            };
+        }
     };
     if let Some(reason) = verify(&out) {
         return FileOutcome::LeftOnJunit4 { reason };
     }
     rw.changes.sort();
     rw.changes.dedup();
-    FileOutcome::Rewritten { text: out, changes: rw.changes }
+    FileOutcome::Rewritten {
+        text: out,
+        changes: rw.changes,
+    }
 }
 
 /// The output must parse and must not reference JUnit 4 any more.
@@ -199,7 +250,9 @@ fn verify(out: &str) -> Option<String> {
         Some(p) if p.syntax_error.is_none() => {}
         _ => return Some("rewrite would not parse; left unchanged".into()),
     }
-    let leftover = out.match_indices("org.junit.").find(|(i, _)| !out[*i..].starts_with("org.junit.jupiter"));
+    let leftover = out
+        .match_indices("org.junit.")
+        .find(|(i, _)| !out[*i..].starts_with("org.junit.jupiter"));
     leftover.map(|(i, _)| {
         let line = out[..i].matches('\n').count() + 1;
         format!("JUnit 4 reference remains at line {line}")
@@ -239,8 +292,15 @@ impl Rewriter<'_> {
             }
             if matches!(n.kind(), "marker_annotation" | "annotation") {
                 let name = annotation_name(n, self.src);
-                if TABLE.unsupported_annotations.iter().any(|u| u == simple(name)) {
-                    problem = Some(format!("@{} has no safe core-recipe equivalent", simple(name)));
+                if TABLE
+                    .unsupported_annotations
+                    .iter()
+                    .any(|u| u == simple(name))
+                {
+                    problem = Some(format!(
+                        "@{} has no safe core-recipe equivalent",
+                        simple(name)
+                    ));
                 }
             }
         });
@@ -252,7 +312,13 @@ impl Rewriter<'_> {
         java_syntax::walk(root, |n| {
             if matches!(
                 n.kind(),
-                "marker_annotation" | "annotation" | "method_invocation" | "identifier" | "scoped_identifier" | "scoped_type_identifier" | "field_access"
+                "marker_annotation"
+                    | "annotation"
+                    | "method_invocation"
+                    | "identifier"
+                    | "scoped_identifier"
+                    | "scoped_type_identifier"
+                    | "field_access"
             ) {
                 nodes.push(n);
             }
@@ -285,31 +351,50 @@ impl Rewriter<'_> {
             _ => None,
         };
         let Some(fqn) = fqn else { return };
-        let Some(new) = TABLE.type_renames.get(&fqn) else { return };
-        let replacement = if t.contains('.') { new.as_str() } else { simple(new) };
+        let Some(new) = TABLE.type_renames.get(&fqn) else {
+            return;
+        };
+        let replacement = if t.contains('.') {
+            new.as_str()
+        } else {
+            simple(new)
+        };
         mark_subtree(n, handled);
         self.edits.push(Edit::replace(n.byte_range(), replacement));
-        self.changes.push(format!("{} -> {}", simple(&fqn), simple(new)));
+        self.changes
+            .push(format!("{} -> {}", simple(&fqn), simple(new)));
     }
 
     fn annotation(&mut self, a: Node, handled: &mut HashSet<usize>) -> Result<(), String> {
-        let name_node = a.child_by_field_name("name").ok_or("annotation without name")?;
+        let name_node = a
+            .child_by_field_name("name")
+            .ok_or("annotation without name")?;
         let name = text(name_node, self.src);
-        let Some(fqn) = self.scope.resolve(name) else { return Ok(()) };
+        let Some(fqn) = self.scope.resolve(name) else {
+            return Ok(());
+        };
         let Some(new_fqn) = TABLE.type_renames.get(&fqn) else {
             return Err(format!("@{name} has no Jupiter equivalent"));
         };
-        let new_name = if name.contains('.') { new_fqn.as_str() } else { simple(new_fqn) };
+        let new_name = if name.contains('.') {
+            new_fqn.as_str()
+        } else {
+            simple(new_fqn)
+        };
         mark_subtree(a, handled);
         if fqn != "org.junit.Test" || a.kind() == "marker_annotation" {
-            self.edits.push(Edit::replace(name_node.byte_range(), new_name));
+            self.edits
+                .push(Edit::replace(name_node.byte_range(), new_name));
             if simple(&fqn) != simple(new_fqn) {
-                self.changes.push(format!("@{} -> @{}", simple(&fqn), simple(new_fqn)));
+                self.changes
+                    .push(format!("@{} -> @{}", simple(&fqn), simple(new_fqn)));
             }
             return Ok(());
         }
         // @Test(expected = X.class, timeout = n)
-        let args = a.child_by_field_name("arguments").ok_or("@Test without arguments")?;
+        let args = a
+            .child_by_field_name("arguments")
+            .ok_or("@Test without arguments")?;
         let mut expected = None;
         let mut timeout = None;
         let mut c = args.walk();
@@ -317,8 +402,12 @@ impl Rewriter<'_> {
             if pair.kind() != "element_value_pair" {
                 return Err("@Test with an unnamed argument".into());
             }
-            let key = pair.child_by_field_name("key").map_or("", |k| text(k, self.src));
-            let value = pair.child_by_field_name("value").map_or("", |v| text(v, self.src));
+            let key = pair
+                .child_by_field_name("key")
+                .map_or("", |k| text(k, self.src));
+            let value = pair
+                .child_by_field_name("value")
+                .map_or("", |v| text(v, self.src));
             match key {
                 "expected" => expected = Some(value.to_string()),
                 "timeout" => timeout = Some(value.to_string()),
@@ -328,17 +417,28 @@ impl Rewriter<'_> {
         let mut replacement = format!("@{new_name}");
         if let Some(ms) = timeout {
             let sep = annotation_separator(self.src, a);
-            replacement.push_str(&format!("{sep}@Timeout(value = {ms}, unit = TimeUnit.MILLISECONDS)"));
-            self.imports_needed.push("org.junit.jupiter.api.Timeout".into());
-            self.imports_needed.push("java.util.concurrent.TimeUnit".into());
+            replacement.push_str(&format!(
+                "{sep}@Timeout(value = {ms}, unit = TimeUnit.MILLISECONDS)"
+            ));
+            self.imports_needed
+                .push("org.junit.jupiter.api.Timeout".into());
+            self.imports_needed
+                .push("java.util.concurrent.TimeUnit".into());
             self.changes.push("@Test(timeout) -> @Timeout".into());
         }
         self.edits.push(Edit::replace(a.byte_range(), replacement));
         if let Some(exception) = expected {
-            let method = a.parent().and_then(|m| m.parent()).filter(|m| m.kind() == "method_declaration");
-            let body = method.and_then(|m| m.child_by_field_name("body")).ok_or("@Test(expected) outside a method")?;
-            self.edits.push(self.wrap_in_assert_throws(body, &exception));
-            self.imports_needed.push("static org.junit.jupiter.api.Assertions.assertThrows".into());
+            let method = a
+                .parent()
+                .and_then(|m| m.parent())
+                .filter(|m| m.kind() == "method_declaration");
+            let body = method
+                .and_then(|m| m.child_by_field_name("body"))
+                .ok_or("@Test(expected) outside a method")?;
+            self.edits
+                .push(self.wrap_in_assert_throws(body, &exception));
+            self.imports_needed
+                .push("static org.junit.jupiter.api.Assertions.assertThrows".into());
             self.changes.push("@Test(expected) -> assertThrows".into());
         }
         Ok(())
@@ -354,8 +454,15 @@ impl Rewriter<'_> {
             return Edit::replace(body.byte_range(), format!("{{ {call}{inner}}}); }}"));
         }
         let close_indent = indent_at(src, body.end_byte() - 1);
-        let first_stmt = inner.lines().skip(1).find(|l| !l.trim().is_empty()).unwrap_or("");
-        let stmt_indent: String = first_stmt.chars().take_while(|c| *c == ' ' || *c == '\t').collect();
+        let first_stmt = inner
+            .lines()
+            .skip(1)
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        let stmt_indent: String = first_stmt
+            .chars()
+            .take_while(|c| *c == ' ' || *c == '\t')
+            .collect();
         let unit = stmt_indent
             .strip_prefix(close_indent)
             .filter(|u| !u.is_empty())
@@ -363,7 +470,11 @@ impl Rewriter<'_> {
             .to_string();
         let mut lines: Vec<&str> = inner.split('\n').collect();
         let last = lines.pop().unwrap_or("");
-        let head = if lines.is_empty() { "" } else { lines.remove(0) };
+        let head = if lines.is_empty() {
+            ""
+        } else {
+            lines.remove(0)
+        };
         let mut out = String::from("{");
         out.push_str(head.trim_end_matches('\r'));
         out.push_str(eol);
@@ -376,14 +487,19 @@ impl Rewriter<'_> {
             }
             out.push_str(l);
         }
-        out.push_str(&format!("{eol}{close_indent}{unit}}});{eol}{}", last.trim_end_matches('\r')));
+        out.push_str(&format!(
+            "{eol}{close_indent}{unit}}});{eol}{}",
+            last.trim_end_matches('\r')
+        ));
         out.push('}');
         Edit::replace(body.byte_range(), out)
     }
 
     fn invocation(&mut self, call: Node, handled: &mut HashSet<usize>) -> Result<(), String> {
         let src = self.src;
-        let Some(name_node) = call.child_by_field_name("name") else { return Ok(()) };
+        let Some(name_node) = call.child_by_field_name("name") else {
+            return Ok(());
+        };
         let name = text(name_node, src);
         let object = call.child_by_field_name("object");
         let owner = match object {
@@ -393,31 +509,51 @@ impl Rewriter<'_> {
         let Some(owner) = owner else { return Ok(()) };
         let member = format!("{owner}.{name}");
         if TABLE.unsupported_members.contains(&member) {
-            return Err(format!("{}.{name} has no Jupiter equivalent", simple(&owner)));
+            return Err(format!(
+                "{}.{name} has no Jupiter equivalent",
+                simple(&owner)
+            ));
         }
         if let Some(target) = TABLE.member_renames.get(&member) {
             // Assert.assertThat(..) -> MatcherAssert.assertThat(..), same argument order.
             if let Some(o) = object {
                 let (class, _) = target.rsplit_once('.').unwrap_or((target, ""));
-                let written = if text(o, src).contains('.') { class } else { simple(class) };
+                let written = if text(o, src).contains('.') {
+                    class
+                } else {
+                    simple(class)
+                };
                 mark_subtree(o, handled);
                 self.edits.push(Edit::replace(o.byte_range(), written));
                 if !written.contains('.') {
                     self.imports_needed.push(class.to_string());
                 }
             }
-            self.changes.push(format!("{}.{name} -> {}", simple(&owner), simple(target.rsplit_once('.').map_or(target.as_str(), |x| x.0))));
+            self.changes.push(format!(
+                "{}.{name} -> {}",
+                simple(&owner),
+                simple(target.rsplit_once('.').map_or(target.as_str(), |x| x.0))
+            ));
             return Ok(());
         }
-        let Some(args) = call.child_by_field_name("arguments") else { return Ok(()) };
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return Ok(());
+        };
         let mut c = args.walk();
-        let argv: Vec<Node> = args.named_children(&mut c).filter(|n| n.kind() != "comment").collect();
+        let argv: Vec<Node> = args
+            .named_children(&mut c)
+            .filter(|n| n.kind() != "comment")
+            .collect();
         match self.message_position(name, &argv) {
             Message::None => {}
             Message::First => {
                 let (first, second, last) = (argv[0], argv[1], argv[argv.len() - 1]);
-                self.edits.push(Edit::replace(first.start_byte()..second.start_byte(), ""));
-                self.edits.push(Edit::insert(last.end_byte(), format!(", {}", text(first, src))));
+                self.edits
+                    .push(Edit::replace(first.start_byte()..second.start_byte(), ""));
+                self.edits.push(Edit::insert(
+                    last.end_byte(),
+                    format!(", {}", text(first, src)),
+                ));
                 self.changes.push("assertion message moved last".into());
             }
             Message::Ambiguous => {
@@ -427,12 +563,29 @@ impl Rewriter<'_> {
                 ));
             }
         }
-        let values = if argv.len() == 3 && matches!(self.message_position(name, &argv), Message::First) { &argv[1..] } else { &argv[..] };
-        if name == "assertEquals" && values.len() == 2 && values.iter().any(|v| self.looks_array(*v)) {
-            self.edits.push(Edit::replace(name_node.byte_range(), "assertArrayEquals"));
-            self.changes.push("assertEquals(Object[],Object[]) -> assertArrayEquals".into());
-            if object.is_none() && !self.scope.static_wildcards.iter().any(|w| w.ends_with(".Assert")) {
-                self.imports_needed.push("static org.junit.jupiter.api.Assertions.assertArrayEquals".into());
+        let values =
+            if argv.len() == 3 && matches!(self.message_position(name, &argv), Message::First) {
+                &argv[1..]
+            } else {
+                &argv[..]
+            };
+        if name == "assertEquals"
+            && values.len() == 2
+            && values.iter().any(|v| self.looks_array(*v))
+        {
+            self.edits
+                .push(Edit::replace(name_node.byte_range(), "assertArrayEquals"));
+            self.changes
+                .push("assertEquals(Object[],Object[]) -> assertArrayEquals".into());
+            if object.is_none()
+                && !self
+                    .scope
+                    .static_wildcards
+                    .iter()
+                    .any(|w| w.ends_with(".Assert"))
+            {
+                self.imports_needed
+                    .push("static org.junit.jupiter.api.Assertions.assertArrayEquals".into());
             }
         }
         Ok(())
@@ -441,13 +594,21 @@ impl Rewriter<'_> {
     fn message_position(&self, name: &str, args: &[Node]) -> Message {
         let n = args.len();
         match name {
-            "assertTrue" | "assertFalse" | "assertNull" | "assertNotNull" | "assumeTrue" | "assumeFalse" if n == 2 => Message::First,
+            "assertTrue" | "assertFalse" | "assertNull" | "assertNotNull" | "assumeTrue"
+            | "assumeFalse"
+                if n == 2 =>
+            {
+                Message::First
+            }
             "assertSame" | "assertNotSame" | "assertThrows" if n == 3 => Message::First,
             "assertEquals" | "assertNotEquals" | "assertArrayEquals" if n == 4 => Message::First,
             "assertEquals" | "assertNotEquals" | "assertArrayEquals" if n == 3 => {
                 if self.looks_string(args[0]) {
                     Message::First
-                } else if self.looks_numeric(args[2]) || self.looks_numeric(args[0]) || self.looks_array(args[0]) {
+                } else if self.looks_numeric(args[2])
+                    || self.looks_numeric(args[0])
+                    || self.looks_array(args[0])
+                {
                     Message::None
                 } else {
                     Message::Ambiguous
@@ -457,8 +618,10 @@ impl Rewriter<'_> {
         }
     }
 
-    fn declared(&self, n: Node) -> Option<&str> {
-        (n.kind() == "identifier").then(|| self.types.get(text(n, self.src)).map(String::as_str)).flatten()
+    fn declared(&self, n: Node) -> Option<String> {
+        (n.kind() == "identifier")
+            .then(|| declared_type(n, self.src))
+            .flatten()
     }
 
     fn looks_string(&self, n: Node) -> bool {
@@ -470,24 +633,40 @@ impl Rewriter<'_> {
             }
             "parenthesized_expression" => n.named_child(0).is_some_and(|x| self.looks_string(x)),
             "method_invocation" => {
-                let name = n.child_by_field_name("name").map_or("", |x| text(x, self.src));
-                let obj = n.child_by_field_name("object").map_or("", |x| text(x, self.src));
+                let name = n
+                    .child_by_field_name("name")
+                    .map_or("", |x| text(x, self.src));
+                let obj = n
+                    .child_by_field_name("object")
+                    .map_or("", |x| text(x, self.src));
                 matches!(name, "toString" | "format" | "formatted") || obj == "String"
             }
-            _ => self.declared(n).is_some_and(|t| t == "String" || t == "java.lang.String"),
+            _ => self
+                .declared(n)
+                .is_some_and(|t| t == "String" || t == "java.lang.String"),
         }
     }
 
     fn looks_numeric(&self, n: Node) -> bool {
         match n.kind() {
-            "decimal_floating_point_literal" | "decimal_integer_literal" | "hex_integer_literal" => true,
-            "unary_expression" | "parenthesized_expression" => n.named_child(0).is_some_and(|x| self.looks_numeric(x)),
-            _ => self.declared(n).is_some_and(|t| matches!(t, "double" | "float" | "long" | "int" | "short" | "byte" | "char")),
+            "decimal_floating_point_literal"
+            | "decimal_integer_literal"
+            | "hex_integer_literal" => true,
+            "unary_expression" | "parenthesized_expression" => {
+                n.named_child(0).is_some_and(|x| self.looks_numeric(x))
+            }
+            _ => self.declared(n).is_some_and(|t| {
+                matches!(
+                    t.as_str(),
+                    "double" | "float" | "long" | "int" | "short" | "byte" | "char"
+                )
+            }),
         }
     }
 
     fn looks_array(&self, n: Node) -> bool {
-        n.kind() == "array_creation_expression" || self.declared(n).is_some_and(|t| t.ends_with("[]"))
+        n.kind() == "array_creation_expression"
+            || self.declared(n).is_some_and(|t| t.ends_with("[]"))
     }
 
     /// Adds needed imports after the last import (or after the package line).
@@ -497,11 +676,20 @@ impl Rewriter<'_> {
             .iter()
             .map(|i| {
                 let path = if is_junit4(&i.path) {
-                    if i.is_static { member_rename(&i.path).unwrap_or_default() } else { TABLE.type_renames.get(&i.path).cloned().unwrap_or_default() }
+                    if i.is_static {
+                        member_rename(&i.path).unwrap_or_default()
+                    } else {
+                        TABLE.type_renames.get(&i.path).cloned().unwrap_or_default()
+                    }
                 } else {
                     i.path.clone()
                 };
-                format!("{}{}{}", if i.is_static { "static " } else { "" }, path, if i.wildcard { ".*" } else { "" })
+                format!(
+                    "{}{}{}",
+                    if i.is_static { "static " } else { "" },
+                    path,
+                    if i.wildcard { ".*" } else { "" }
+                )
             })
             .collect();
         let covered = |needed: &str| {
@@ -512,7 +700,11 @@ impl Rewriter<'_> {
                 }
             })
         };
-        let mut needed: Vec<String> = self.imports_needed.drain(..).filter(|n| !covered(n)).collect();
+        let mut needed: Vec<String> = self
+            .imports_needed
+            .drain(..)
+            .filter(|n| !covered(n))
+            .collect();
         needed.sort();
         needed.dedup();
         if needed.is_empty() {
@@ -521,12 +713,16 @@ impl Rewriter<'_> {
         let eol = line_ending(src);
         let anchor = imports.last().map(|i| i.range.end).or_else(|| {
             let mut c = root.walk();
-            root.children(&mut c).find(|n| n.kind() == "package_declaration").map(|p| p.end_byte())
+            root.children(&mut c)
+                .find(|n| n.kind() == "package_declaration")
+                .map(|p| p.end_byte())
         });
         let text: String = needed.iter().map(|n| format!("{eol}import {n};")).collect();
         match anchor {
             Some(at) => self.edits.push(Edit::insert(at, text)),
-            None => self.edits.push(Edit::insert(0, format!("{}{eol}", text.trim_start()))),
+            None => self
+                .edits
+                .push(Edit::insert(0, format!("{}{eol}", text.trim_start()))),
         }
     }
 }
@@ -544,7 +740,9 @@ fn member_rename(path: &str) -> Result<String, String> {
     if TABLE.unsupported_members.iter().any(|u| u == path) {
         return Err(format!("no Jupiter equivalent for {path}"));
     }
-    let (owner, member) = path.rsplit_once('.').ok_or_else(|| format!("bad import {path}"))?;
+    let (owner, member) = path
+        .rsplit_once('.')
+        .ok_or_else(|| format!("bad import {path}"))?;
     TABLE
         .type_renames
         .get(owner)
@@ -574,6 +772,13 @@ fn annotation_separator(src: &str, a: Node) -> String {
     let line_start = src[..a.start_byte()].rfind('\n').map_or(0, |i| i + 1);
     let before = &src[line_start..a.start_byte()];
     let after = &src[a.end_byte()..];
-    let own_line = before.trim().is_empty() && after.trim_start_matches([' ', '\t']).starts_with(['\n', '\r']);
-    if own_line { format!("{}{before}", line_ending(src)) } else { " ".into() }
+    let own_line = before.trim().is_empty()
+        && after
+            .trim_start_matches([' ', '\t'])
+            .starts_with(['\n', '\r']);
+    if own_line {
+        format!("{}{before}", line_ending(src))
+    } else {
+        " ".into()
+    }
 }

@@ -26,7 +26,10 @@ pub enum CommitError {
 
 impl Overlay {
     pub fn new(root: &Path) -> Self {
-        Self { root: root.to_path_buf(), files: BTreeMap::new() }
+        Self {
+            root: root.to_path_buf(),
+            files: BTreeMap::new(),
+        }
     }
 
     pub fn read(&mut self, rel: &Path) -> std::io::Result<&str> {
@@ -82,7 +85,12 @@ impl Overlay {
         for (path, old, new) in self.changed() {
             let d = similar::TextDiff::from_lines(old, new);
             let p = path.display().to_string();
-            out.push_str(&d.unified_diff().context_radius(3).header(&format!("a/{p}"), &format!("b/{p}")).to_string());
+            out.push_str(
+                &d.unified_diff()
+                    .context_radius(3)
+                    .header(&format!("a/{p}"), &format!("b/{p}"))
+                    .to_string(),
+            );
         }
         out
     }
@@ -97,7 +105,11 @@ impl Overlay {
             let result = std::fs::write(&tmp, new).and_then(|()| std::fs::rename(&tmp, &path));
             if let Err(source) = result {
                 let _ = std::fs::remove_file(&tmp);
-                return Err(CommitError::Partial { written, failed: rel.to_path_buf(), source });
+                return Err(CommitError::Partial {
+                    written,
+                    failed: rel.to_path_buf(),
+                    source,
+                });
             }
             written.push(rel.to_path_buf());
         }

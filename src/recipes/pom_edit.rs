@@ -24,7 +24,11 @@ pub fn indent_unit(src: &str, project: Node) -> String {
     project
         .children()
         .find(|c| c.is_element())
-        .and_then(|c| indent_at(src, c.range().start).strip_prefix(outer).map(str::to_string))
+        .and_then(|c| {
+            indent_at(src, c.range().start)
+                .strip_prefix(outer)
+                .map(str::to_string)
+        })
         .filter(|u| !u.is_empty())
         .unwrap_or_else(|| "  ".into())
 }
@@ -52,14 +56,20 @@ pub fn append_child(src: &str, project: Node, parent: Node, snippet: &str) -> Ed
     let whole = &src[range.clone()];
     if whole.ends_with("/>") {
         let name = parent.tag_name().name();
-        return Edit::replace(range, format!("<{name}>{eol}{body}{eol}{parent_indent}</{name}>"));
+        return Edit::replace(
+            range,
+            format!("<{name}>{eol}{body}{eol}{parent_indent}</{name}>"),
+        );
     }
     match parent.children().filter(|c| c.is_element()).last() {
         Some(last) => Edit::insert(last.range().end, format!("{eol}{body}")),
         None => {
             let open_end = range.start + whole.find('>').map_or(0, |i| i + 1);
             let close_start = range.start + whole.rfind("</").unwrap_or(whole.len());
-            Edit::replace(open_end..close_start, format!("{eol}{body}{eol}{parent_indent}"))
+            Edit::replace(
+                open_end..close_start,
+                format!("{eol}{body}{eol}{parent_indent}"),
+            )
         }
     }
 }
@@ -69,7 +79,10 @@ pub fn insert_after(src: &str, project: Node, sibling: Node, snippet: &str) -> E
     let unit = indent_unit(src, project);
     let eol = line_ending(src);
     let indent = indent_at(src, sibling.range().start);
-    Edit::insert(sibling.range().end, format!("{eol}{}", layout(snippet, indent, &unit, eol)))
+    Edit::insert(
+        sibling.range().end,
+        format!("{eol}{}", layout(snippet, indent, &unit, eol)),
+    )
 }
 
 /// Appends `snippet` under the element path below `project`, creating missing wrappers
@@ -100,7 +113,9 @@ pub fn remove(src: &str, element: Node) -> Edit {
     let line_start = src[..r.start].rfind('\n').map_or(0, |i| i + 1);
     let rest = &src[r.end..];
     let own_line = src[line_start..r.start].trim().is_empty()
-        && rest.trim_start_matches([' ', '\t']).starts_with(['\r', '\n']);
+        && rest
+            .trim_start_matches([' ', '\t'])
+            .starts_with(['\r', '\n']);
     if own_line {
         let nl = rest.find('\n').map_or(rest.len(), |i| i + 1);
         Edit::replace(line_start..r.end + nl, "")
@@ -110,8 +125,15 @@ pub fn remove(src: &str, element: Node) -> Edit {
 }
 
 /// `<dependency>` XML for coordinates, with optional version and scope.
-pub fn dependency_xml(group: &str, artifact: &str, version: Option<&str>, scope: Option<&str>) -> String {
-    let mut s = format!("<dependency>\n  <groupId>{group}</groupId>\n  <artifactId>{artifact}</artifactId>\n");
+pub fn dependency_xml(
+    group: &str,
+    artifact: &str,
+    version: Option<&str>,
+    scope: Option<&str>,
+) -> String {
+    let mut s = format!(
+        "<dependency>\n  <groupId>{group}</groupId>\n  <artifactId>{artifact}</artifactId>\n"
+    );
     if let Some(v) = version {
         s.push_str(&format!("  <version>{v}</version>\n"));
     }
@@ -136,7 +158,8 @@ mod tests {
 
     #[test]
     fn appends_with_file_style() {
-        let src = "<project>\r\n    <artifactId>a</artifactId>\r\n    <!-- keep -->\r\n</project>\r\n";
+        let src =
+            "<project>\r\n    <artifactId>a</artifactId>\r\n    <!-- keep -->\r\n</project>\r\n";
         let doc = parse_document(Path::new("pom.xml"), src).unwrap();
         let project = doc.root_element();
         let e = append_under(src, project, &["properties"], "<x>1</x>");

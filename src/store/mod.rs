@@ -5,8 +5,8 @@ use std::str::FromStr;
 
 use anyhow::Context;
 use serde::Serialize;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 use sqlx::Row;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
 
 use crate::journal::{Entry, Journal};
 
@@ -40,7 +40,8 @@ pub fn default_path() -> PathBuf {
 impl Store {
     pub async fn open(path: &Path) -> anyhow::Result<Self> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
         }
         let opts = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
             .create_if_missing(true)
@@ -55,15 +56,23 @@ impl Store {
         Ok(Self { pool })
     }
 
-    pub async fn start_run(&self, id: &str, project: &Path, target: u32, options: &serde_json::Value) -> anyhow::Result<()> {
-        sqlx::query("INSERT INTO runs (id, project, target, started_at, options) VALUES (?, ?, ?, ?, ?)")
-            .bind(id)
-            .bind(project.display().to_string())
-            .bind(i64::from(target))
-            .bind(chrono::Utc::now().to_rfc3339())
-            .bind(options.to_string())
-            .execute(&self.pool)
-            .await?;
+    pub async fn start_run(
+        &self,
+        id: &str,
+        project: &Path,
+        target: u32,
+        options: &serde_json::Value,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO runs (id, project, target, started_at, options) VALUES (?, ?, ?, ?, ?)",
+        )
+        .bind(id)
+        .bind(project.display().to_string())
+        .bind(i64::from(target))
+        .bind(chrono::Utc::now().to_rfc3339())
+        .bind(options.to_string())
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 
@@ -117,7 +126,12 @@ impl Store {
 
     /// Loads a run's journal; `id` may be a unique prefix.
     pub async fn journal(&self, id: &str) -> anyhow::Result<(RunRow, Journal)> {
-        let runs: Vec<RunRow> = self.runs(i64::MAX).await?.into_iter().filter(|r| r.id.starts_with(id)).collect();
+        let runs: Vec<RunRow> = self
+            .runs(i64::MAX)
+            .await?
+            .into_iter()
+            .filter(|r| r.id.starts_with(id))
+            .collect();
         let run = match runs.as_slice() {
             [one] => one.clone(),
             [] => anyhow::bail!("no run with id {id:?} (see `uplift runs`)"),
@@ -131,9 +145,16 @@ impl Store {
             .into_iter()
             .map(|r| {
                 let text: String = r.try_get("entry")?;
-                serde_json::from_str::<Entry>(&text).context("journal entry does not match this version's schema")
+                serde_json::from_str::<Entry>(&text)
+                    .context("journal entry does not match this version's schema")
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        Ok((run.clone(), Journal { run_id: run.id, entries }))
+        Ok((
+            run.clone(),
+            Journal {
+                run_id: run.id,
+                entries,
+            },
+        ))
     }
 }
