@@ -88,7 +88,7 @@ pub fn execute(
                 TaskStatus::LeftForNextTier,
                 task.files.clone(),
                 vec![],
-                Some("no recipe in this tier".into()),
+                Some(format!("{}: no recipe in this tier", task.title)),
             ),
             Some(recipes::JAVA_LEVEL) => match java_level::apply(&ctx, &mut overlay) {
                 Ok(c) => {

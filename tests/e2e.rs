@@ -1,0 +1,346 @@
+//! End-to-end: the `uplift` binary on fixture projects with real Maven and javac, offline
+//! against Debian's repository (scripts/setup-java-offline.sh installs it).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let dest = dir.path().join(name);
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name),
+        &dest,
+    );
+    (dir, dest)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+fn support(file: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/support")
+        .join(file)
+        .display()
+        .to_string()
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    report: Value,
+}
+
+/// Runs `uplift migrate` offline with the pinned catalog; extra args are appended.
+fn migrate(project: &Path, extra: &[&str]) -> Run {
+    migrate_with(project, &support("offline.yml"), extra)
+}
+
+fn migrate_with(project: &Path, config: &str, extra: &[&str]) -> Run {
+    let db = project.parent().unwrap().join("journal.db");
+    let report = project.parent().unwrap().join("report.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_uplift"));
+    cmd.arg("--db").arg(&db).arg("migrate").arg(project);
+    cmd.args(["--config", config]);
+    cmd.args([
+        "--maven-arg=-s",
+        &format!("--maven-arg={}", support("maven-settings-offline.xml")),
+    ]);
+    cmd.arg("--maven-arg=-DforkCount=0");
+    cmd.arg("--report-json").arg(&report);
+    cmd.args(extra);
+    let out = cmd.output().unwrap();
+    let report = std::fs::read_to_string(&report)
+        .map(|t| serde_json::from_str(&t).unwrap())
+        .unwrap_or(Value::Null);
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into(),
+        stderr: String::from_utf8_lossy(&out.stderr).into(),
+        report,
+    }
+}
+
+fn snapshot(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    for e in walkdir(root) {
+        if !e.components().any(|c| c.as_os_str() == "target") {
+            out.push((
+                e.strip_prefix(root).unwrap().to_path_buf(),
+                std::fs::read(&e).unwrap(),
+            ));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn walkdir(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(root).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walkdir(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap()
+}
+
+#[test]
+fn java8_junit4_project_migrates_to_java17_and_jupiter_with_tests_invariant() {
+    let (_tmp, project) = fixture("single-junit4");
+    let run = migrate(&project, &[]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stderr, run.report);
+    let r = &run.report;
+    assert_eq!(r["outcome"], "SUCCESS");
+    assert_eq!(r["tests"]["invariant"], true);
+    // Every test green before is green after, by name.
+    let before = r["tests"]["before"].as_object().unwrap();
+    let after = r["tests"]["after"].as_object().unwrap();
+    assert_eq!(before.len(), 11, "{before:?}");
+    for (name, status) in before {
+        if status == "passed" {
+            assert_eq!(after[name], "passed", "{name}");
+        }
+    }
+    assert_eq!(
+        before["com.example.calc.CalculatorTest#ignoredForNow"],
+        "skipped"
+    );
+    // Java 17 class files only.
+    assert_eq!(r["class_majors"]["expected"], 61);
+    let found = r["class_majors"]["found"].as_object().unwrap();
+    assert_eq!(found.keys().collect::<Vec<_>>(), ["61"]);
+
+    let pom = read(&project.join("pom.xml"));
+    assert!(pom.contains("<maven.compiler.source>17</maven.compiler.source>"));
+    assert!(
+        pom.contains("<artifactId>junit-jupiter</artifactId>")
+            && !pom.contains("<artifactId>junit</artifactId>")
+    );
+    assert!(pom.contains("<!-- tests -->"), "comments survive");
+    let test = read(&project.join("src/test/java/com/example/calc/CalculatorTest.java"));
+    assert!(!test.contains("org.junit.Test") && test.contains("org.junit.jupiter.api.Test"));
+    assert!(test.contains("assertThrows(IllegalArgumentException.class, () -> {"));
+    assert!(test.contains("assertArrayEquals(expected, calc.split(\"a,b\"));"));
+    let wildcard =
+        std::fs::read(project.join("src/test/java/com/example/calc/WildcardTest.java")).unwrap();
+    let lf_only = wildcard
+        .windows(2)
+        .filter(|w| w[1] == b'\n' && w[0] != b'\r')
+        .count();
+    assert_eq!(lf_only, 0, "CRLF kept");
+    // JDK-owned javax untouched.
+    assert!(
+        read(&project.join("src/main/java/com/example/calc/Calculator.java"))
+            .contains("import javax.crypto.Cipher;")
+    );
+}
+
+#[test]
+fn multi_module_level_is_raised_in_the_parent_and_unconvertible_runner_keeps_vintage() {
+    let (_tmp, project) = fixture("multi-module");
+    let run = migrate(&project, &[]);
+    let r = &run.report;
+    assert_eq!(r["outcome"], "PARTIAL_SUCCESS", "{}", run.stderr);
+    assert_eq!(run.code, 2);
+    assert_eq!(r["tests"]["invariant"], true);
+    assert_eq!(r["tests"]["executed_after"], 5);
+    let parent = read(&project.join("pom.xml"));
+    assert!(parent.contains("<java.version>17</java.version>"));
+    assert!(
+        parent.contains("junit-vintage-engine"),
+        "JUnit 4 code remains, so vintage stays"
+    );
+    assert!(
+        !read(&project.join("core/pom.xml")).contains("java.version"),
+        "children inherit, not edited"
+    );
+    assert!(
+        read(&project.join("app/src/test/java/org/acme/ParameterizedAppTest.java"))
+            .contains("@RunWith(Parameterized.class)")
+    );
+    assert!(
+        read(&project.join("core/src/test/java/org/acme/GreeterTest.java")).contains(
+            "Assertions.assertEquals(\"Hello, Ada\", new Greeter().greet(\"Ada\"), \"greeting\")"
+        )
+    );
+    let entries = r["entries"].as_array().unwrap();
+    let left = entries
+        .iter()
+        .filter(|e| e["result"]["kind"] == "task" && e["result"]["status"] == "left_for_next_tier")
+        .count();
+    assert_eq!(left, 1);
+}
+
+#[test]
+fn red_baseline_is_recorded_and_only_green_tests_are_held_to_invariance() {
+    let (_tmp, project) = fixture("red-baseline");
+    let run = migrate(&project, &[]);
+    let r = &run.report;
+    assert_eq!(r["outcome"], "SUCCESS", "{}", run.stderr);
+    assert_eq!(r["tests"]["before"]["red.MixedTest#alreadyRed"], "failed");
+    assert_eq!(r["tests"]["after"]["red.MixedTest#alreadyRed"], "failed");
+    assert_eq!(r["tests"]["green_before"], 1);
+}
+
+#[test]
+fn broken_pom_fails_with_a_clear_message_and_touches_nothing() {
+    let (_tmp, project) = fixture("broken-pom");
+    let before = snapshot(&project);
+    let run = migrate(&project, &[]);
+    assert_eq!(run.code, 3);
+    assert_eq!(run.report["outcome"], "FAILURE");
+    assert!(run.stderr.contains("not well-formed XML"), "{}", run.stderr);
+    assert_eq!(snapshot(&project), before);
+}
+
+#[test]
+fn file_with_syntax_errors_is_left_byte_identical_and_others_are_migrated() {
+    let (_tmp, project) = fixture("syntax-error");
+    let broken = project.join("src/test/java/s/BrokenTest.java");
+    let original = std::fs::read(&broken).unwrap();
+    let run = migrate(&project, &["--no-build"]);
+    assert_eq!(run.code, 4, "no build means not validated: INCOMPLETE");
+    assert_eq!(run.report["outcome"], "INCOMPLETE");
+    assert_eq!(std::fs::read(&broken).unwrap(), original);
+    assert!(
+        read(&project.join("src/test/java/s/GoodTest.java")).contains("assertTrue(true, \"fine\")")
+    );
+    // Vintage stays because BrokenTest is still JUnit 4.
+    assert!(read(&project.join("pom.xml")).contains("junit-vintage-engine"));
+    assert!(
+        run.stderr.contains("syntax error at line 9"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn hanging_build_is_killed_at_the_time_limit_and_the_project_is_untouched() {
+    let (tmp, project) = fixture("hanging-build");
+    let config = tmp.path().join("slow.yml");
+    std::fs::write(
+        &config,
+        std::fs::read_to_string(support("offline.yml")).unwrap()
+            + "budgets:\n  build_timeout_secs: 8\n",
+    )
+    .unwrap();
+    let before = snapshot(&project);
+    let started = std::time::Instant::now();
+    let run = migrate_with(&project, config.to_str().unwrap(), &[]);
+    assert!(started.elapsed().as_secs() < 60);
+    assert_eq!(run.report["outcome"], "INCOMPLETE", "{}", run.stderr);
+    assert_eq!(run.code, 4);
+    assert_eq!(snapshot(&project), before);
+}
+
+#[test]
+fn dry_run_prints_the_diff_and_writes_nothing() {
+    let (_tmp, project) = fixture("single-junit4");
+    let before = snapshot(&project);
+    let run = migrate(&project, &["--dry-run", "--no-build"]);
+    assert!(
+        run.stdout.contains("+import org.junit.jupiter.api.Test;"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("-        <maven.compiler.source>1.8</maven.compiler.source>")
+    );
+    assert_eq!(snapshot(&project), before);
+}
+
+#[test]
+fn second_run_changes_nothing() {
+    let (_tmp, project) = fixture("single-junit4");
+    migrate(&project, &["--no-build"]);
+    let once = snapshot(&project);
+    let run = migrate(&project, &["--no-build"]);
+    assert_eq!(snapshot(&project), once, "{}", run.stderr);
+    let written = run.report["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["result"]["kind"] == "written")
+        .unwrap();
+    assert_eq!(written["result"]["files"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn not_a_maven_project_and_missing_maven_are_clear_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let run = migrate(tmp.path(), &[]);
+    assert_eq!(run.code, 3);
+    assert!(
+        run.stderr.contains("is not a Maven project"),
+        "{}",
+        run.stderr
+    );
+
+    let (_tmp, project) = fixture("red-baseline");
+    let before = snapshot(&project);
+    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .env("PATH", "/nonexistent")
+        .args([
+            "--db",
+            project.parent().unwrap().join("j.db").to_str().unwrap(),
+            "migrate",
+        ])
+        .arg(&project)
+        .args(["--config", &support("offline.yml")])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    assert!(stderr.contains("`mvn` was not found on PATH"), "{stderr}");
+    assert_eq!(snapshot(&project), before);
+}
+
+#[test]
+fn past_runs_are_listed_and_re_rendered_from_the_journal() {
+    let (_tmp, project) = fixture("syntax-error");
+    let run = migrate(&project, &["--no-build"]);
+    let id = run.report["run_id"].as_str().unwrap().to_string();
+    let db = project.parent().unwrap().join("journal.db");
+    let uplift = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
+            .arg("--db")
+            .arg(&db)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(uplift(&["runs"]).contains(&id));
+    let md = uplift(&["report", &id[..8]]);
+    assert!(md.contains("**Outcome: INCOMPLETE**"), "{md}");
+    let json: Value = serde_json::from_str(&uplift(&["report", &id, "--format", "json"])).unwrap();
+    assert_eq!(
+        json["entries"], run.report["entries"],
+        "the report is a rendering of the stored journal"
+    );
+}
