@@ -167,6 +167,16 @@ impl Fingerprint {
         sites
     }
 
+    /// Modules that compile Java and inherit no level from anywhere (`pom` packaging
+    /// aggregates only, so it needs none).
+    pub fn modules_without_level(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.modules.len()).filter(|&m| {
+            let pom = &self.modules[m].pom;
+            let aggregator = pom.packaging.as_deref() == Some("pom") || !pom.modules.is_empty();
+            !aggregator && self.level_sites_for(m).is_empty()
+        })
+    }
+
     pub fn module_level(&self, module: usize) -> Option<u32> {
         self.level_sites_for(module)
             .iter()

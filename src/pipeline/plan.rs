@@ -28,7 +28,7 @@ pub fn plan(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> V
         .level_sites
         .iter()
         .any(|s| s.release.is_some_and(|r| r < target));
-    let undeclared = (0..fp.modules.len()).any(|m| fp.level_sites_for(m).is_empty());
+    let undeclared = fp.modules_without_level().next().is_some();
     if level_below || undeclared {
         add(
             "java-level".into(),

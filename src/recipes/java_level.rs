@@ -85,8 +85,8 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<LevelCha
     }
     // Modules with no level anywhere in their chain compile at the plugin default; give
     // their top in-repo ancestor an explicit release.
-    let roots: BTreeSet<usize> = (0..fp.modules.len())
-        .filter(|&m| fp.level_sites_for(m).is_empty())
+    let roots: BTreeSet<usize> = fp
+        .modules_without_level()
         .map(|m| *fp.chain(m).last().unwrap_or(&m))
         .filter(|&r| !fp.modules[r].skipped)
         .collect();

@@ -1,0 +1,223 @@
+//! Before/after pairs for the pom recipes, on projects written to a temp dir.
+
+use std::path::Path;
+
+use uplift::analyze::analyze;
+use uplift::config::Catalog;
+use uplift::recipes::PomContext;
+use uplift::recipes::build_plugins::{self, Needs};
+use uplift::recipes::dependencies::{self, JunitMode};
+use uplift::recipes::java_level;
+use uplift::recipes::overlay::Overlay;
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        let p = dir.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+fn changed(overlay: &Overlay, path: &str) -> Option<String> {
+    overlay
+        .changed()
+        .find(|(p, _, _)| *p == Path::new(path))
+        .map(|(_, _, new)| new.to_string())
+}
+
+const PARENT: &str = "<project>\n  <groupId>g</groupId>\n  <artifactId>parent</artifactId>\n  <version>1</version>\n  <modules>\n    <module>child</module>\n    <module>legacy</module>\n  </modules>\n  <properties>\n    <jdk>1.8</jdk>\n    <surefire.version>2.12.4</surefire.version>\n  </properties>\n  <build>\n    <pluginManagement>\n      <plugins>\n        <plugin>\n          <artifactId>maven-surefire-plugin</artifactId>\n          <version>${surefire.version}</version>\n        </plugin>\n      </plugins>\n    </pluginManagement>\n  </build>\n</project>\n";
+const CHILD: &str = "<project>\n  <parent>\n    <groupId>g</groupId>\n    <artifactId>parent</artifactId>\n    <version>1</version>\n  </parent>\n  <artifactId>child</artifactId>\n  <build>\n    <plugins>\n      <plugin>\n        <artifactId>maven-compiler-plugin</artifactId>\n        <configuration>\n          <source>${jdk}</source>\n          <target>${jdk}</target>\n        </configuration>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n";
+const LEGACY: &str = "<project>\n  <parent>\n    <groupId>g</groupId>\n    <artifactId>parent</artifactId>\n    <version>1</version>\n  </parent>\n  <artifactId>legacy</artifactId>\n  <properties>\n    <maven.compiler.source>1.7</maven.compiler.source>\n  </properties>\n</project>\n";
+
+#[test]
+fn level_is_raised_where_the_property_is_defined_and_skipped_modules_are_left() {
+    let dir = project(&[
+        ("pom.xml", PARENT),
+        ("child/pom.xml", CHILD),
+        ("legacy/pom.xml", LEGACY),
+    ]);
+    let fp = analyze(dir.path(), &["legacy".into()]).unwrap();
+    assert_eq!(fp.java_level, Some(7));
+    let catalog = Catalog::default();
+    let ctx = PomContext {
+        fingerprint: &fp,
+        catalog: &catalog,
+        target: 21,
+    };
+    let mut overlay = Overlay::new(dir.path());
+    java_level::apply(&ctx, &mut overlay).unwrap();
+    assert_eq!(
+        changed(&overlay, "pom.xml").unwrap(),
+        PARENT.replace("<jdk>1.8</jdk>", "<jdk>21</jdk>")
+    );
+    assert!(
+        changed(&overlay, "child/pom.xml").is_none(),
+        "uses ${{jdk}}, defined in the parent"
+    );
+    assert!(
+        changed(&overlay, "legacy/pom.xml").is_none(),
+        "skipped module"
+    );
+}
+
+#[test]
+fn level_is_never_downgraded() {
+    let pom = "<project>\n  <artifactId>a</artifactId>\n  <properties>\n    <maven.compiler.release>21</maven.compiler.release>\n  </properties>\n</project>\n";
+    let dir = project(&[("pom.xml", pom)]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let catalog = Catalog::default();
+    let ctx = PomContext {
+        fingerprint: &fp,
+        catalog: &catalog,
+        target: 17,
+    };
+    let mut overlay = Overlay::new(dir.path());
+    let change = java_level::apply(&ctx, &mut overlay).unwrap();
+    assert!(change.changes.is_empty());
+    assert_eq!(overlay.changed().count(), 0);
+}
+
+#[test]
+fn undeclared_level_gets_release_and_a_compiler_that_honours_it() {
+    let pom = "<project>\n    <artifactId>a</artifactId>\n</project>\n";
+    let dir = project(&[("pom.xml", pom)]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let catalog = Catalog {
+        compiler_plugin: "3.10.1".into(),
+        ..Catalog::default()
+    };
+    let ctx = PomContext {
+        fingerprint: &fp,
+        catalog: &catalog,
+        target: 17,
+    };
+    let mut overlay = Overlay::new(dir.path());
+    let change = java_level::apply(&ctx, &mut overlay).unwrap();
+    build_plugins::apply(
+        &ctx,
+        &mut overlay,
+        &Needs {
+            junit_platform: false,
+            release_roots: change.added_release_to,
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        changed(&overlay, "pom.xml").unwrap(),
+        "<project>\n    <artifactId>a</artifactId>\n    <properties>\n        <maven.compiler.release>17</maven.compiler.release>\n    </properties>\n    <build>\n        <plugins>\n            <plugin>\n                <groupId>org.apache.maven.plugins</groupId>\n                <artifactId>maven-compiler-plugin</artifactId>\n                <version>3.10.1</version>\n            </plugin>\n        </plugins>\n    </build>\n</project>\n"
+    );
+}
+
+#[test]
+fn old_surefire_is_raised_through_its_property_when_jupiter_arrives() {
+    let dir = project(&[
+        ("pom.xml", PARENT),
+        ("child/pom.xml", CHILD),
+        ("legacy/pom.xml", LEGACY),
+    ]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let catalog = Catalog::default();
+    let ctx = PomContext {
+        fingerprint: &fp,
+        catalog: &catalog,
+        target: 17,
+    };
+    let mut overlay = Overlay::new(dir.path());
+    let changes = build_plugins::apply(
+        &ctx,
+        &mut overlay,
+        &Needs {
+            junit_platform: true,
+            release_roots: vec![],
+        },
+    )
+    .unwrap();
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    let parent = changed(&overlay, "pom.xml").unwrap();
+    assert!(parent.contains(&format!(
+        "<surefire.version>{}</surefire.version>",
+        catalog.surefire
+    )));
+    assert!(parent.contains("<version>${surefire.version}</version>"));
+}
+
+#[test]
+fn removed_java_ee_modules_get_api_dependencies_once() {
+    let pom = "<project>\n  <artifactId>a</artifactId>\n  <dependencies>\n  </dependencies>\n</project>\n";
+    let java = "package p;\nimport javax.xml.bind.JAXBContext;\nimport javax.annotation.PostConstruct;\nimport javax.annotation.processing.Processor;\nclass A {}\n";
+    let dir = project(&[("pom.xml", pom), ("src/main/java/p/A.java", java)]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let catalog = Catalog::default();
+    let ctx = PomContext {
+        fingerprint: &fp,
+        catalog: &catalog,
+        target: 17,
+    };
+    let mut overlay = Overlay::new(dir.path());
+    let changes = dependencies::removed_java_ee(&ctx, &mut overlay).unwrap();
+    assert_eq!(
+        changes.len(),
+        3,
+        "annotation api, jaxb api, jaxb runtime: {changes:?}"
+    );
+    let out = changed(&overlay, "pom.xml").unwrap();
+    assert!(out.contains("<artifactId>jakarta.xml.bind-api</artifactId>"));
+    assert!(out.contains("<artifactId>jaxb-runtime</artifactId>\n      <version>2.3.9</version>\n      <scope>runtime</scope>"));
+    assert!(out.contains("<artifactId>jakarta.annotation-api</artifactId>"));
+
+    // Already declared: nothing to add.
+    std::fs::write(dir.path().join("pom.xml"), &out).unwrap();
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let ctx = PomContext {
+        fingerprint: &fp,
+        catalog: &catalog,
+        target: 17,
+    };
+    let mut overlay = Overlay::new(dir.path());
+    assert!(
+        dependencies::removed_java_ee(&ctx, &mut overlay)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn junit_dependency_is_replaced_or_joined_by_vintage() {
+    let pom = "<project>\n  <artifactId>a</artifactId>\n  <dependencies>\n    <dependency>\n      <groupId>junit</groupId>\n      <artifactId>junit</artifactId>\n      <version>4.12</version>\n      <scope>test</scope>\n    </dependency>\n  </dependencies>\n</project>\n";
+    let dir = project(&[("pom.xml", pom)]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let catalog = Catalog::default();
+    let ctx = PomContext {
+        fingerprint: &fp,
+        catalog: &catalog,
+        target: 17,
+    };
+    let mut overlay = Overlay::new(dir.path());
+    dependencies::junit(&ctx, &mut overlay, JunitMode::Replace).unwrap();
+    let v = &catalog.junit_jupiter;
+    assert_eq!(
+        changed(&overlay, "pom.xml").unwrap(),
+        pom.replace(
+            "<groupId>junit</groupId>",
+            "<groupId>org.junit.jupiter</groupId>"
+        )
+        .replace(
+            "<artifactId>junit</artifactId>",
+            "<artifactId>junit-jupiter</artifactId>"
+        )
+        .replace(
+            "<version>4.12</version>",
+            &format!("<version>{v}</version>")
+        )
+    );
+    let mut overlay = Overlay::new(dir.path());
+    dependencies::junit(&ctx, &mut overlay, JunitMode::Vintage).unwrap();
+    let out = changed(&overlay, "pom.xml").unwrap();
+    assert!(
+        out.contains("<artifactId>junit</artifactId>")
+            && out.contains("<artifactId>junit-vintage-engine</artifactId>")
+    );
+    assert_eq!(out.matches(&format!("<version>{v}</version>")).count(), 2);
+}
