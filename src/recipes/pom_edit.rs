@@ -61,7 +61,7 @@ pub fn append_child(src: &str, project: Node, parent: Node, snippet: &str) -> Ed
             format!("<{name}>{eol}{body}{eol}{parent_indent}</{name}>"),
         );
     }
-    match parent.children().filter(|c| c.is_element()).last() {
+    match parent.children().rev().find(|c| c.is_element()) {
         Some(last) => Edit::insert(last.range().end, format!("{eol}{body}")),
         None => {
             let open_end = range.start + whole.find('>').map_or(0, |i| i + 1);

@@ -11,9 +11,15 @@ use uplift::config::Config;
 use uplift::pipeline::{execute, plan};
 
 fn main_class(i: usize) -> String {
-    let mut s = format!("package com.bench.p{};\n\nimport java.util.List;\nimport java.util.ArrayList;\n\n/** Generated class {i}. */\npublic class C{i} {{\n", i % 100);
+    let mut s = format!(
+        "package com.bench.p{};\n\nimport java.util.List;\nimport java.util.ArrayList;\n\n/** Generated class {i}. */\npublic class C{i} {{\n",
+        i % 100
+    );
     for m in 0..16 {
-        let _ = write!(s, "    public int m{m}(int a, int b) {{\n        List<Integer> l = new ArrayList<>();\n        for (int k = 0; k < a; k++) {{\n            l.add(k * b + {m});\n        }}\n        return l.size();\n    }}\n\n");
+        let _ = write!(
+            s,
+            "    public int m{m}(int a, int b) {{\n        List<Integer> l = new ArrayList<>();\n        for (int k = 0; k < a; k++) {{\n            l.add(k * b + {m});\n        }}\n        return l.size();\n    }}\n\n"
+        );
     }
     s.push_str("}\n");
     s
@@ -25,7 +31,10 @@ fn test_class(i: usize) -> String {
         i % 100
     );
     for m in 0..12 {
-        let _ = write!(s, "    @Test\n    public void m{m}Works() {{\n        int r = c.m{m}(3, 4);\n        assertEquals(\"size of m{m}\", 3, r);\n        assertTrue(\"positive\", r > 0);\n    }}\n\n");
+        let _ = write!(
+            s,
+            "    @Test\n    public void m{m}Works() {{\n        int r = c.m{m}(3, 4);\n        assertEquals(\"size of m{m}\", 3, r);\n        assertTrue(\"positive\", r > 0);\n    }}\n\n"
+        );
     }
     s.push_str("    @Test(expected = ArithmeticException.class)\n    public void divides() {\n        int z = 0;\n        int x = 1 / z;\n    }\n}\n");
     s
@@ -35,7 +44,10 @@ fn generate(root: &Path, files: usize) -> (usize, usize) {
     std::fs::write(root.join("pom.xml"), "<project>\n  <artifactId>bench</artifactId>\n  <properties>\n    <maven.compiler.source>1.8</maven.compiler.source>\n  </properties>\n  <dependencies>\n    <dependency>\n      <groupId>junit</groupId>\n      <artifactId>junit</artifactId>\n      <version>4.13.2</version>\n    </dependency>\n  </dependencies>\n</project>\n").unwrap();
     let (mut bytes, mut lines) = (0, 0);
     for i in 0..files / 2 {
-        for (tree, name, text) in [("main", format!("C{i}.java"), main_class(i)), ("test", format!("C{i}Test.java"), test_class(i))] {
+        for (tree, name, text) in [
+            ("main", format!("C{i}.java"), main_class(i)),
+            ("test", format!("C{i}Test.java"), test_class(i)),
+        ] {
             let dir = root.join(format!("src/{tree}/java/com/bench/p{}", i % 100));
             std::fs::create_dir_all(&dir).unwrap();
             bytes += text.len();
@@ -57,14 +69,20 @@ fn peak_rss_mb() -> f64 {
 }
 
 fn main() {
-    let files: usize = std::env::var("UPLIFT_BENCH_FILES").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000);
+    let files: usize = std::env::var("UPLIFT_BENCH_FILES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000);
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     let (bytes, lines) = generate(root, files);
     let mb = bytes as f64 / 1e6;
     println!("tree: {files} files, {lines} lines, {mb:.1} MB");
 
-    let config = Config { target: 17, ..Config::default() };
+    let config = Config {
+        target: 17,
+        ..Config::default()
+    };
     let t = Instant::now();
     let fp = uplift::analyze::analyze(root, &[]).unwrap();
     let analyze_s = t.elapsed().as_secs_f64();
@@ -76,10 +94,27 @@ fn main() {
     let written = overlay.commit().unwrap();
     let write_s = t.elapsed().as_secs_f64();
     let done = records.iter().filter(|r| r.status.is_done()).count();
-    assert_eq!(written.len(), files / 2 + 1, "every test file and the pom are rewritten");
+    assert_eq!(
+        written.len(),
+        files / 2 + 1,
+        "every test file and the pom are rewritten"
+    );
     let total = analyze_s + execute_s + write_s;
-    println!("analyze: {analyze_s:.2} s ({:.0} files/s, {:.1} MB/s)", files as f64 / analyze_s, mb / analyze_s);
-    println!("execute: {execute_s:.2} s ({} tasks, {done} done; {:.0} test files/s)", records.len(), (files / 2) as f64 / execute_s);
+    println!(
+        "analyze: {analyze_s:.2} s ({:.0} files/s, {:.1} MB/s)",
+        files as f64 / analyze_s,
+        mb / analyze_s
+    );
+    println!(
+        "execute: {execute_s:.2} s ({} tasks, {done} done; {:.0} test files/s)",
+        records.len(),
+        (files / 2) as f64 / execute_s
+    );
     println!("write:   {write_s:.2} s ({} files)", written.len());
-    println!("total:   {total:.2} s ({:.0} files/s, {:.1} MB/s), peak RSS {:.0} MB", files as f64 / total, mb / total, peak_rss_mb());
+    println!(
+        "total:   {total:.2} s ({:.0} files/s, {:.1} MB/s), peak RSS {:.0} MB",
+        files as f64 / total,
+        mb / total,
+        peak_rss_mb()
+    );
 }
