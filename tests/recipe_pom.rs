@@ -20,6 +20,22 @@ fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+fn setup<'a>(
+    dir: &tempfile::TempDir,
+    fp: &'a uplift::analyze::Fingerprint,
+    catalog: &'a Catalog,
+    target: u32,
+) -> (PomContext<'a>, Overlay) {
+    (
+        PomContext {
+            fingerprint: fp,
+            catalog,
+            target,
+        },
+        Overlay::new(dir.path()),
+    )
+}
+
 fn changed(overlay: &Overlay, path: &str) -> Option<String> {
     overlay
         .changed()
@@ -41,12 +57,7 @@ fn level_is_raised_where_the_property_is_defined_and_skipped_modules_are_left() 
     let fp = analyze(dir.path(), &["legacy".into()]).unwrap();
     assert_eq!(fp.java_level, Some(7));
     let catalog = Catalog::default();
-    let ctx = PomContext {
-        fingerprint: &fp,
-        catalog: &catalog,
-        target: 21,
-    };
-    let mut overlay = Overlay::new(dir.path());
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 21);
     java_level::apply(&ctx, &mut overlay).unwrap();
     assert_eq!(
         changed(&overlay, "pom.xml").unwrap(),
@@ -68,12 +79,7 @@ fn level_is_never_downgraded() {
     let dir = project(&[("pom.xml", pom)]);
     let fp = analyze(dir.path(), &[]).unwrap();
     let catalog = Catalog::default();
-    let ctx = PomContext {
-        fingerprint: &fp,
-        catalog: &catalog,
-        target: 17,
-    };
-    let mut overlay = Overlay::new(dir.path());
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
     let change = java_level::apply(&ctx, &mut overlay).unwrap();
     assert!(change.changes.is_empty());
     assert_eq!(overlay.changed().count(), 0);
@@ -88,12 +94,7 @@ fn undeclared_level_gets_release_and_a_compiler_that_honours_it() {
         compiler_plugin: "3.10.1".into(),
         ..Catalog::default()
     };
-    let ctx = PomContext {
-        fingerprint: &fp,
-        catalog: &catalog,
-        target: 17,
-    };
-    let mut overlay = Overlay::new(dir.path());
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
     let change = java_level::apply(&ctx, &mut overlay).unwrap();
     build_plugins::apply(
         &ctx,
@@ -119,12 +120,7 @@ fn old_surefire_is_raised_through_its_property_when_jupiter_arrives() {
     ]);
     let fp = analyze(dir.path(), &[]).unwrap();
     let catalog = Catalog::default();
-    let ctx = PomContext {
-        fingerprint: &fp,
-        catalog: &catalog,
-        target: 17,
-    };
-    let mut overlay = Overlay::new(dir.path());
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
     let changes = build_plugins::apply(
         &ctx,
         &mut overlay,
@@ -150,12 +146,7 @@ fn removed_java_ee_modules_get_api_dependencies_once() {
     let dir = project(&[("pom.xml", pom), ("src/main/java/p/A.java", java)]);
     let fp = analyze(dir.path(), &[]).unwrap();
     let catalog = Catalog::default();
-    let ctx = PomContext {
-        fingerprint: &fp,
-        catalog: &catalog,
-        target: 17,
-    };
-    let mut overlay = Overlay::new(dir.path());
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
     let changes = dependencies::removed_java_ee(&ctx, &mut overlay).unwrap();
     assert_eq!(
         changes.len(),
@@ -170,12 +161,7 @@ fn removed_java_ee_modules_get_api_dependencies_once() {
     // Already declared: nothing to add.
     std::fs::write(dir.path().join("pom.xml"), &out).unwrap();
     let fp = analyze(dir.path(), &[]).unwrap();
-    let ctx = PomContext {
-        fingerprint: &fp,
-        catalog: &catalog,
-        target: 17,
-    };
-    let mut overlay = Overlay::new(dir.path());
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
     assert!(
         dependencies::removed_java_ee(&ctx, &mut overlay)
             .unwrap()
@@ -189,12 +175,7 @@ fn junit_dependency_is_replaced_or_joined_by_vintage() {
     let dir = project(&[("pom.xml", pom)]);
     let fp = analyze(dir.path(), &[]).unwrap();
     let catalog = Catalog::default();
-    let ctx = PomContext {
-        fingerprint: &fp,
-        catalog: &catalog,
-        target: 17,
-    };
-    let mut overlay = Overlay::new(dir.path());
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
     dependencies::junit(&ctx, &mut overlay, JunitMode::Replace).unwrap();
     let v = &catalog.junit_jupiter;
     assert_eq!(
