@@ -21,7 +21,57 @@ pub struct Parsed {
 }
 
 pub fn parse(source: &str) -> Option<Parsed> {
-    let tree = PARSER.with(|p| p.borrow_mut().parse(source, None))?;
+    parse_with(source, None)
+}
+
+/// Re-parses `new_source`, produced from the tree's source by `edits`, reusing the
+/// unchanged parts of the old tree (tree-sitter's incremental parsing), so checking a
+/// rewrite costs a fraction of a second parse.
+pub fn reparse(
+    old_source: &str,
+    mut tree: Tree,
+    edits: &[crate::edit::Edit],
+    new_source: &str,
+) -> Option<Parsed> {
+    let mut sorted: Vec<&crate::edit::Edit> = edits.iter().collect();
+    sorted.sort_by_key(|e| std::cmp::Reverse((e.range.start, e.range.end)));
+    for e in sorted {
+        let start_position = point_at(old_source, e.range.start);
+        let new_end_position = advance(start_position, &e.replacement);
+        tree.edit(&tree_sitter::InputEdit {
+            start_byte: e.range.start,
+            old_end_byte: e.range.end,
+            new_end_byte: e.range.start + e.replacement.len(),
+            start_position,
+            old_end_position: point_at(old_source, e.range.end),
+            new_end_position,
+        });
+    }
+    parse_with(new_source, Some(&tree))
+}
+
+fn point_at(source: &str, byte: usize) -> tree_sitter::Point {
+    let before = &source[..byte];
+    let row = before.matches('\n').count();
+    let column = byte - before.rfind('\n').map_or(0, |i| i + 1);
+    tree_sitter::Point { row, column }
+}
+
+fn advance(start: tree_sitter::Point, text: &str) -> tree_sitter::Point {
+    match text.rfind('\n') {
+        Some(i) => tree_sitter::Point {
+            row: start.row + text.matches('\n').count(),
+            column: text.len() - i - 1,
+        },
+        None => tree_sitter::Point {
+            row: start.row,
+            column: start.column + text.len(),
+        },
+    }
+}
+
+fn parse_with(source: &str, old: Option<&Tree>) -> Option<Parsed> {
+    let tree = PARSER.with(|p| p.borrow_mut().parse(source, old))?;
     let syntax_error = first_error(tree.root_node()).map(|n| {
         let p = n.start_position();
         format!(
@@ -145,6 +195,31 @@ mod tests {
         let p = parse("class A { void f() { int x = ; } }").unwrap();
         assert!(p.syntax_error.unwrap().contains("line 1"));
         assert!(parse("class A {}").unwrap().syntax_error.is_none());
+    }
+
+    #[test]
+    fn incremental_reparse_matches_a_fresh_parse() {
+        let old = "class A {\n  void f() { int x = 1; }\n}\n";
+        let one = old.find('1').unwrap();
+        let edits = [
+            crate::edit::Edit::replace(one..one + 1, "x +\n 2"),
+            crate::edit::Edit::insert(0, "// c\n"),
+        ];
+        let new = crate::edit::apply(old, &edits).unwrap();
+        let p = parse(old).unwrap();
+        let re = reparse(old, p.tree, &edits, &new).unwrap();
+        assert_eq!(
+            re.tree.root_node().to_sexp(),
+            parse(&new).unwrap().tree.root_node().to_sexp()
+        );
+        let broken = [crate::edit::Edit::replace(one..one + 1, "")];
+        let out = crate::edit::apply(old, &broken).unwrap();
+        assert!(
+            reparse(old, parse(old).unwrap().tree, &broken, &out)
+                .unwrap()
+                .syntax_error
+                .is_some()
+        );
     }
 
     #[test]

@@ -233,7 +233,7 @@ pub fn migrate(src: &str) -> FileOutcome {
             };
         }
     };
-    if let Some(reason) = verify(&out) {
+    if let Some(reason) = verify(src, parsed.tree.clone(), &rw.edits, &out) {
         return FileOutcome::LeftOnJunit4 { reason };
     }
     rw.changes.sort();
@@ -245,8 +245,8 @@ pub fn migrate(src: &str) -> FileOutcome {
 }
 
 /// The output must parse and must not reference JUnit 4 any more.
-fn verify(out: &str) -> Option<String> {
-    match java_syntax::parse(out) {
+fn verify(src: &str, tree: tree_sitter::Tree, edits: &[Edit], out: &str) -> Option<String> {
+    match java_syntax::reparse(src, tree, edits, out) {
         Some(p) if p.syntax_error.is_none() => {}
         _ => return Some("rewrite would not parse; left unchanged".into()),
     }
