@@ -66,6 +66,8 @@ pub enum StepResult {
     },
     Planned {
         tasks: Vec<Task>,
+        /// Platform decisions and their reasons (javax stays or moves, Boot upgrade ...).
+        decisions: Vec<String>,
     },
     Task(TaskRecord),
     Written {
@@ -232,7 +234,7 @@ impl Journal {
         self.entries
             .iter()
             .find_map(|e| match &e.result {
-                StepResult::Planned { tasks } => Some(tasks.as_slice()),
+                StepResult::Planned { tasks, .. } => Some(tasks.as_slice()),
                 _ => None,
             })
             .unwrap_or(&[])

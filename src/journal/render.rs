@@ -138,6 +138,15 @@ pub fn markdown(journal: &Journal) -> String {
             );
         }
     }
+    if let Some(decisions) = journal.entries.iter().find_map(|e| match &e.result {
+        StepResult::Planned { decisions, .. } => Some(decisions),
+        _ => None,
+    }) {
+        let _ = writeln!(md, "\n## Decisions\n");
+        for d in decisions {
+            let _ = writeln!(md, "- {d}");
+        }
+    }
     let tasks = journal.tasks();
     if !tasks.is_empty() {
         let _ = writeln!(md, "\n## Tasks\n");

@@ -346,7 +346,8 @@ impl Run<'_> {
     async fn plan(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
         let fp = self.fingerprint.as_ref().expect("analysis precedes plan");
-        let tasks = plan::plan(fp, self.opts.config.target, self.journal.baseline());
+        let plan::Plan { tasks, decisions } =
+            plan::plan(fp, self.opts.config.target, self.journal.baseline());
         self.state.planned = true;
         self.state.tasks_pending = !tasks.is_empty();
         let category = if tasks.is_empty() {
@@ -365,7 +366,7 @@ impl Run<'_> {
             &known,
             "ordered task list",
             json!({"target": self.opts.config.target}),
-            StepResult::Planned { tasks },
+            StepResult::Planned { tasks, decisions },
             category,
             t,
         )

@@ -9,7 +9,15 @@ use crate::recipes;
 /// Oldest Spring Boot line that runs on Java 17.
 const MIN_BOOT_FOR_17: &str = "2.5.0";
 
-pub fn plan(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> Vec<Task> {
+/// The task list and the platform decisions behind it (each with its reason).
+#[derive(Debug, Default)]
+pub struct Plan {
+    pub tasks: Vec<Task>,
+    pub decisions: Vec<String>,
+}
+
+pub fn plan(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> Plan {
+    let decisions = decisions(fp, target, baseline);
     let mut tasks = Vec::new();
     let mut add = |id: String,
                    title: String,
@@ -121,5 +129,116 @@ pub fn plan(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> V
             format!("Spring Boot {boot} predates Java 17 support ({MIN_BOOT_FOR_17})"),
         );
     }
-    tasks
+    if !fp.javax_jakarta_ee.is_empty() && requires_jakarta(fp) {
+        add(
+            "jakarta".into(),
+            "Move Jakarta-EE-owned javax.* to jakarta.*".into(),
+            &[],
+            Vec::new(),
+            "the platform (Spring Boot 3 / Jakarta EE 9+) requires the jakarta namespace".into(),
+        );
+    }
+    Plan { tasks, decisions }
+}
+
+/// Spring Boot 3 (or any jakarta-namespace API declared) means javax must move.
+fn requires_jakarta(fp: &Fingerprint) -> bool {
+    fp.spring_boot
+        .as_deref()
+        .is_some_and(|v| !version_lt(v, "3.0.0"))
+        || fp.modules.iter().any(|m| {
+            m.pom.dependencies.iter().any(|d| {
+                d.group_id.starts_with("jakarta.")
+                    && d.version
+                        .as_deref()
+                        .is_some_and(|v| !version_lt(v, "3.0.0") || d.group_id == "jakarta.servlet")
+            })
+        })
+}
+
+fn decisions(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> Vec<String> {
+    let mut out = vec![match fp.java_level {
+        Some(l) if l >= target => {
+            format!("Java level {l} already at or above {target}: never downgraded")
+        }
+        Some(l) => format!("Java level {l} -> {target}"),
+        None => format!("no Java level declared -> maven.compiler.release {target}"),
+    }];
+    let ee = fp.javax_jakarta_ee.len();
+    if ee > 0 {
+        out.push(if requires_jakarta(fp) {
+            format!("javax -> jakarta: required by the platform; {ee} Jakarta-EE-owned imports to move")
+        } else {
+            format!(
+                "javax -> jakarta: not moved; the platform (Spring Boot {}) runs on javax, {ee} Jakarta-EE-owned imports kept",
+                fp.spring_boot.as_deref().unwrap_or("none")
+            )
+        });
+    }
+    if !fp.javax_jdk.is_empty() {
+        out.push(format!(
+            "{} JDK-owned javax imports (javax.crypto, javax.sql ...) are never renamed",
+            fp.javax_jdk.len()
+        ));
+    }
+    match &fp.spring_boot {
+        Some(v) if version_lt(v, MIN_BOOT_FOR_17) => out.push(format!(
+            "Spring Boot {v} cannot run on Java {target}: upgrade needed"
+        )),
+        Some(v) => out.push(format!(
+            "Spring Boot {v} runs on Java {target}: not upgraded (2 -> 3 is a separate migration)"
+        )),
+        None => {}
+    }
+    if !fp.removed_modules.is_empty()
+        && let Some(b) = baseline.filter(|b| b.compiled() && b.jdk.is_some_and(|j| j >= 11))
+    {
+        out.push(format!(
+            "{:?} compiled on JDK {} in the baseline: already on the classpath, no dependency added",
+            fp.removed_modules,
+            b.jdk.unwrap_or(0)
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fingerprint(boot: &str) -> Fingerprint {
+        Fingerprint {
+            spring_boot: Some(boot.into()),
+            javax_jakarta_ee: ["javax.servlet.http.HttpServlet".to_string()].into(),
+            javax_jdk: ["javax.crypto.Cipher".to_string()].into(),
+            java_level: Some(8),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn javax_moves_only_when_the_platform_requires_it() {
+        let on_boot2 = plan(&fingerprint("2.7.18"), 21, None);
+        assert!(!on_boot2.tasks.iter().any(|t| t.id == "jakarta"));
+        assert!(
+            on_boot2.decisions.iter().any(|d| d.contains("not moved")),
+            "{:?}",
+            on_boot2.decisions
+        );
+        assert!(
+            on_boot2
+                .decisions
+                .iter()
+                .any(|d| d.contains("never renamed"))
+        );
+        let on_boot3 = plan(&fingerprint("3.2.0"), 21, None);
+        assert!(on_boot3.tasks.iter().any(|t| t.id == "jakarta"));
+    }
+
+    #[test]
+    fn old_spring_boot_gets_a_task_for_the_next_tier() {
+        let p = plan(&fingerprint("2.1.0"), 17, None);
+        let boot = p.tasks.iter().find(|t| t.id == "spring-boot").unwrap();
+        assert!(boot.recipes.is_empty());
+    }
 }

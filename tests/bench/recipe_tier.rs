@@ -86,7 +86,7 @@ fn main() {
     let t = Instant::now();
     let fp = uplift::analyze::analyze(root, &[]).unwrap();
     let analyze_s = t.elapsed().as_secs_f64();
-    let tasks = plan::plan(&fp, config.target, None);
+    let tasks = plan::plan(&fp, config.target, None).tasks;
     let t = Instant::now();
     let (overlay, records) = execute::execute(root, &fp, &config, &tasks, |_| {});
     let execute_s = t.elapsed().as_secs_f64();
