@@ -107,6 +107,35 @@ mod tests {
         assert_eq!(out, "a12b");
     }
 
+    proptest::proptest! {
+        /// Bytes outside the edited ranges come through unchanged, in order.
+        #[test]
+        fn untouched_bytes_survive(text in "[a-z \r\n]{0,80}", cuts in proptest::collection::vec((0usize..80, 0usize..4, "[A-Z]{0,3}"), 0..6)) {
+            let mut edits: Vec<Edit> = Vec::new();
+            let mut next_free = 0;
+            let mut starts: Vec<_> = cuts.into_iter().map(|(s, l, r)| (s.min(text.len()), l, r)).collect();
+            starts.sort();
+            for (start, len, repl) in starts {
+                if start < next_free { continue; }
+                let end = (start + len).min(text.len());
+                edits.push(Edit::replace(start..end, repl));
+                next_free = end.max(start + 1);
+            }
+            // Given in any order, the edits land where they belong.
+            let reversed: Vec<Edit> = edits.iter().rev().cloned().collect();
+            let out = apply(&text, &reversed).unwrap();
+            let mut rebuilt = String::new();
+            let mut cursor = 0;
+            for e in &edits {
+                rebuilt.push_str(&text[cursor..e.range.start]);
+                rebuilt.push_str(&e.replacement);
+                cursor = e.range.end;
+            }
+            rebuilt.push_str(&text[cursor..]);
+            proptest::prop_assert_eq!(out, rebuilt);
+        }
+    }
+
     #[test]
     fn finds_indent_and_line_ending() {
         assert_eq!(indent_at("x\n    y", 6), "    ");
