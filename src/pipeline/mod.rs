@@ -444,28 +444,22 @@ impl Run<'_> {
                 )
                 .await;
         }
-        match overlay.commit() {
+        let (result, category) = match overlay.commit() {
             Ok(written) => {
                 let category = if written.is_empty() {
                     Category::Empty
                 } else {
                     Category::Success
                 };
-                self.record(
-                    Stage::Write,
-                    rule,
-                    "pending edits",
-                    "write every changed file atomically",
-                    inputs,
+                let files = written;
+                (
                     StepResult::Written {
-                        files: written,
+                        files,
                         dry_run: false,
                         diff,
                     },
                     category,
-                    t,
                 )
-                .await
             }
             Err(crate::recipes::overlay::CommitError::Partial {
                 written,
@@ -473,24 +467,28 @@ impl Run<'_> {
                 source,
             }) => {
                 self.state.write_failed = true;
-                let result = StepResult::WriteFailed {
-                    written,
-                    failed,
-                    error: source.to_string(),
-                };
-                self.record(
-                    Stage::Write,
-                    rule,
-                    "pending edits",
-                    "write every changed file atomically",
-                    inputs,
-                    result,
+                let error = source.to_string();
+                (
+                    StepResult::WriteFailed {
+                        written,
+                        failed,
+                        error,
+                    },
                     Category::Exception,
-                    t,
                 )
-                .await
             }
-        }
+        };
+        self.record(
+            Stage::Write,
+            rule,
+            "pending edits",
+            "write every changed file atomically",
+            inputs,
+            result,
+            category,
+            t,
+        )
+        .await
     }
 
     async fn validate(&mut self, rule: &str) -> anyhow::Result<()> {
