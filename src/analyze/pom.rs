@@ -62,15 +62,15 @@ pub enum PomError {
 
 /// Children of `node` with local name `name` (namespace-agnostic: poms with and without the
 /// Maven namespace are both common).
-pub fn children<'a, 'i>(
+pub fn children<'a, 'i, 'n>(
     node: Node<'a, 'i>,
-    name: &'static str,
-) -> impl Iterator<Item = Node<'a, 'i>> {
+    name: &'n str,
+) -> impl Iterator<Item = Node<'a, 'i>> + use<'a, 'i, 'n> {
     node.children()
         .filter(move |c| c.is_element() && c.tag_name().name() == name)
 }
 
-pub fn child<'a, 'i>(node: Node<'a, 'i>, name: &'static str) -> Option<Node<'a, 'i>> {
+pub fn child<'a, 'i>(node: Node<'a, 'i>, name: &str) -> Option<Node<'a, 'i>> {
     children(node, name).next()
 }
 
@@ -130,6 +130,17 @@ pub fn plugin_nodes<'a, 'i>(project: Node<'a, 'i>) -> Vec<(Node<'a, 'i>, bool)> 
         }
     }
     out
+}
+
+/// `<plugin>` elements for `artifact`, under plugins or pluginManagement (`managed`).
+pub fn plugin_nodes_for<'a, 'i>(
+    project: Node<'a, 'i>,
+    artifact: &str,
+    managed: bool,
+) -> impl Iterator<Item = Node<'a, 'i>> {
+    plugin_nodes(project).into_iter().filter_map(move |(p, m)| {
+        (m == managed && child_text(p, "artifactId").as_deref() == Some(artifact)).then_some(p)
+    })
 }
 
 /// Plugin groupId defaults to org.apache.maven.plugins when omitted.

@@ -12,11 +12,7 @@ pub fn major_for_release(release: u32) -> u32 {
 /// Count of class files by major version below `root` (every module's output folders).
 pub fn majors(root: &Path) -> BTreeMap<u32, usize> {
     let mut out = BTreeMap::new();
-    let walker = walkdir::WalkDir::new(root).into_iter().filter_entry(|e| {
-        let n = e.file_name().to_string_lossy();
-        e.depth() == 0 || !(n.starts_with('.') || n == "src" || n == "node_modules")
-    });
-    for entry in walker.flatten() {
+    for entry in super::output_tree(root) {
         let p = entry.path();
         let in_output = p
             .components()

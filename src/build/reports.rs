@@ -36,13 +36,7 @@ impl TestResults {
 }
 
 fn report_dirs(root: &Path) -> Vec<PathBuf> {
-    walkdir::WalkDir::new(root)
-        .into_iter()
-        .filter_entry(|e| {
-            let n = e.file_name().to_string_lossy();
-            !(n.starts_with('.') && e.depth() > 0) && n != "node_modules" && n != "src"
-        })
-        .flatten()
+    super::output_tree(root)
         .filter(|e| {
             e.file_type().is_dir()
                 && matches!(
@@ -58,13 +52,7 @@ fn report_dirs(root: &Path) -> Vec<PathBuf> {
 /// reports) so a run only sees its own output. This is `mvn clean` without needing the
 /// clean plugin, which offline or locked-down builds may not have.
 pub fn clear_outputs(root: &Path) -> std::io::Result<()> {
-    let targets = walkdir::WalkDir::new(root)
-        .into_iter()
-        .filter_entry(|e| {
-            let n = e.file_name().to_string_lossy();
-            e.depth() == 0 || !(n.starts_with('.') || n == "src" || n == "node_modules")
-        })
-        .flatten()
+    let targets = super::output_tree(root)
         .filter(|e| {
             e.file_type().is_dir()
                 && e.file_name() == "target"

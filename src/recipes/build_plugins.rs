@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::analyze::pom::{child_text, plugin_nodes, property_reference, version_lt};
+use crate::analyze::pom::{child, plugin_nodes_for, property_reference, version_lt};
 use crate::recipes::overlay::Overlay;
 use crate::recipes::pom_edit::{append_under, set_text};
 
@@ -63,11 +63,8 @@ pub fn apply(
                 match def {
                     Some((m, name)) => {
                         overlay.edit_pom(&fp.modules[m].pom.path, |src, project| {
-                            crate::analyze::pom::child(project, "properties")
-                                .and_then(|p| {
-                                    p.children()
-                                        .find(|c| c.is_element() && c.tag_name().name() == name)
-                                })
+                            child(project, "properties")
+                                .and_then(|p| child(p, name))
                                 .map(|n| vec![set_text(src, n, new)])
                                 .unwrap_or_default()
                         })?;
@@ -75,13 +72,8 @@ pub fn apply(
                     None => {
                         let managed = plugin.managed;
                         overlay.edit_pom(&module.pom.path, |src, project| {
-                            plugin_nodes(project)
-                                .into_iter()
-                                .filter(|(p, m)| {
-                                    *m == managed
-                                        && child_text(*p, "artifactId").as_deref() == Some(artifact)
-                                })
-                                .filter_map(|(p, _)| crate::analyze::pom::child(p, "version"))
+                            plugin_nodes_for(project, artifact, managed)
+                                .filter_map(|p| child(p, "version"))
                                 .map(|v| set_text(src, v, new))
                                 .collect()
                         })?;

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analyze::pom::{child, child_text, plugin_nodes};
+use crate::analyze::pom::{child, plugin_nodes_for};
 use crate::analyze::{LevelLocation, LevelSite};
 use crate::edit::Edit;
 use crate::recipes::overlay::Overlay;
@@ -50,24 +50,12 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<LevelCha
                 .filter_map(|site| {
                     let node = match &site.location {
                         LevelLocation::Property(name) => {
-                            child(project, "properties").and_then(|p| {
-                                p.children()
-                                    .find(|c| c.is_element() && c.tag_name().name() == name)
-                            })
+                            child(project, "properties").and_then(|p| child(p, name))
                         }
-                        LevelLocation::CompilerConfig { key, managed } => plugin_nodes(project)
-                            .into_iter()
-                            .filter(|(p, m)| {
-                                m == managed
-                                    && child_text(*p, "artifactId").as_deref()
-                                        == Some("maven-compiler-plugin")
-                            })
-                            .find_map(|(p, _)| {
-                                child(p, "configuration").and_then(|c| {
-                                    c.children()
-                                        .find(|x| x.is_element() && x.tag_name().name() == key)
-                                })
-                            }),
+                        LevelLocation::CompilerConfig { key, managed } => {
+                            plugin_nodes_for(project, "maven-compiler-plugin", *managed)
+                                .find_map(|p| child(p, "configuration").and_then(|c| child(c, key)))
+                        }
                     };
                     node.map(|n| set_text(src, n, &target))
                 })

@@ -544,7 +544,8 @@ impl Rewriter<'_> {
             .named_children(&mut c)
             .filter(|n| n.kind() != "comment")
             .collect();
-        match self.message_position(name, &argv) {
+        let position = self.message_position(name, &argv);
+        match position {
             Message::None => {}
             Message::First => {
                 let (first, second, last) = (argv[0], argv[1], argv[argv.len() - 1]);
@@ -563,12 +564,11 @@ impl Rewriter<'_> {
                 ));
             }
         }
-        let values =
-            if argv.len() == 3 && matches!(self.message_position(name, &argv), Message::First) {
-                &argv[1..]
-            } else {
-                &argv[..]
-            };
+        let values = if argv.len() == 3 && matches!(position, Message::First) {
+            &argv[1..]
+        } else {
+            &argv[..]
+        };
         if name == "assertEquals"
             && values.len() == 2
             && values.iter().any(|v| self.looks_array(*v))
