@@ -11,7 +11,7 @@ static PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
         // OpenAI/Anthropic style API keys.
         r"\bsk-(?:ant-)?[A-Za-z0-9_\-]{16,}",
         // Credentials in URLs: https://user:secret@host
-        r"(?i)(?:https?|git)://[^/\s:@]+:[^@\s/]+@",
+        r"(?i)\b[a-z][a-z0-9+.\-]*://[^/\s:@]+:[^@\s/]+@",
         // key=value / key: value pairs whose name says secret.
         r#"(?i)\b[\w.\-]*(?:password|passwd|secret|token|api[_-]?key|private[_-]?key)[\w.\-]*\s*[=:]\s*["']?[^\s"']{4,}"#,
         // PEM private keys.

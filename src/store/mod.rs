@@ -1,18 +1,35 @@
-//! Persistence of runs and their journals (embedded SQLite; one file per user).
+//! Every database operation: runs and their journals, webhook deliveries, installations and
+//! the job queue. One SQL dialect-neutral interface over embedded SQLite (the default: one file,
+//! nothing to start) or a shared PostgreSQL (`DATABASE_URL=postgres://...`, several workers).
+
+pub mod app;
+pub mod jobs;
 
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use anyhow::Context;
 use serde::Serialize;
+use sqlx::AnyPool;
 use sqlx::Row;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::any::AnyPoolOptions;
 
 use crate::journal::{Entry, Journal};
 
 #[derive(Clone)]
 pub struct Store {
-    pool: SqlitePool,
+    pool: AnyPool,
+    backend: Backend,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// Milliseconds since the epoch: the one clock every table uses.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -38,22 +55,49 @@ pub fn default_path() -> PathBuf {
 }
 
 impl Store {
+    /// Opens (creating if needed) an SQLite database file.
     pub async fn open(path: &Path) -> anyhow::Result<Self> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        let opts = SqliteConnectOptions::from_str(&format!("sqlite://{}", path.display()))?
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .busy_timeout(std::time::Duration::from_secs(10));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(2)
-            .connect_with(opts)
+        Self::connect(&format!("sqlite://{}?mode=rwc", path.display())).await
+    }
+
+    /// Opens a database by URL (`sqlite://FILE?mode=rwc` or `postgres://...`) and migrates it.
+    pub async fn connect(url: &str) -> anyhow::Result<Self> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("postgres") {
+            Backend::Postgres
+        } else if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            anyhow::bail!("unsupported database URL (use sqlite:// or postgres://)");
+        };
+        // SQLite serialises writers anyway; a few connections let readers proceed (WAL).
+        let max = if backend == Backend::Sqlite { 4 } else { 10 };
+        let pool = AnyPoolOptions::new()
+            .max_connections(max)
+            .connect(url)
             .await
-            .with_context(|| format!("cannot open journal database {}", path.display()))?;
-        sqlx::migrate!("src/store/migrations").run(&pool).await?;
-        Ok(Self { pool })
+            .with_context(|| format!("cannot open database {}", crate::redact::redact(url)))?;
+        match backend {
+            Backend::Sqlite => {
+                sqlx::migrate!("src/store/migrations/sqlite")
+                    .run(&pool)
+                    .await?
+            }
+            Backend::Postgres => {
+                sqlx::migrate!("src/store/migrations/postgres")
+                    .run(&pool)
+                    .await?
+            }
+        }
+        Ok(Self { pool, backend })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     pub async fn start_run(
@@ -64,7 +108,7 @@ impl Store {
         options: &serde_json::Value,
     ) -> anyhow::Result<()> {
         sqlx::query(
-            "INSERT INTO runs (id, project, target, started_at, options) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO runs (id, project, target, started_at, options) VALUES ($1, $2, $3, $4, $5)",
         )
         .bind(id)
         .bind(project.display().to_string())
@@ -80,7 +124,7 @@ impl Store {
         let stage = serde_json::to_value(entry.stage)?;
         let category = serde_json::to_value(entry.category)?;
         sqlx::query(
-            "INSERT INTO journal_entries (run_id, seq, stage, rule, category, duration_ms, cost_usd, entry) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO journal_entries (run_id, seq, stage, rule, category, duration_ms, cost_usd, entry) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
         )
         .bind(run_id)
         .bind(i64::from(entry.seq))
@@ -96,7 +140,7 @@ impl Store {
     }
 
     pub async fn finish_run(&self, run_id: &str, outcome: &str) -> anyhow::Result<()> {
-        sqlx::query("UPDATE runs SET finished_at = ?, outcome = ? WHERE id = ?")
+        sqlx::query("UPDATE runs SET finished_at = $1, outcome = $2 WHERE id = $3")
             .bind(chrono::Utc::now().to_rfc3339())
             .bind(outcome)
             .bind(run_id)
@@ -106,7 +150,7 @@ impl Store {
     }
 
     pub async fn runs(&self, limit: i64) -> anyhow::Result<Vec<RunRow>> {
-        let rows = sqlx::query("SELECT id, project, target, started_at, finished_at, outcome FROM runs ORDER BY started_at DESC LIMIT ?")
+        let rows = sqlx::query("SELECT id, project, target, started_at, finished_at, outcome FROM runs ORDER BY started_at DESC LIMIT $1")
             .bind(limit)
             .fetch_all(&self.pool)
             .await?;
@@ -137,7 +181,7 @@ impl Store {
             [] => anyhow::bail!("no run with id {id:?} (see `uplift runs`)"),
             _ => anyhow::bail!("{id:?} matches {} runs; give more of the id", runs.len()),
         };
-        let rows = sqlx::query("SELECT entry FROM journal_entries WHERE run_id = ? ORDER BY seq")
+        let rows = sqlx::query("SELECT entry FROM journal_entries WHERE run_id = $1 ORDER BY seq")
             .bind(&run.id)
             .fetch_all(&self.pool)
             .await?;

@@ -1,0 +1,296 @@
+//! The job queue against both real backends: embedded SQLite and this machine's PostgreSQL
+//! (`UPLIFT_TEST_DATABASE_URL`, default postgres://root@127.0.0.1:5432/test), each test in a
+//! schema of its own.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use serde_json::json;
+use uplift::store::Store;
+use uplift::store::jobs::{Enqueued, FinalState, JobKind, Lease, NewJob};
+
+const LONG: Duration = Duration::from_secs(60);
+
+async fn sqlite() -> (Store, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("q.db")).await.unwrap();
+    (store, dir)
+}
+
+async fn postgres() -> Store {
+    let base = std::env::var("UPLIFT_TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into());
+    let schema = format!("uplift_test_{}", uuid::Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&base)
+        .await
+        .expect("PostgreSQL at 127.0.0.1:5432");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+        .execute(&admin)
+        .await
+        .unwrap();
+    let sep = if base.contains('?') { '&' } else { '?' };
+    Store::connect(&format!("{base}{sep}options=-c%20search_path%3D{schema}"))
+        .await
+        .unwrap()
+}
+
+fn migrate(repo: &str, key: &str, installation: i64) -> NewJob {
+    NewJob {
+        kind: JobKind::Migrate,
+        installation_id: installation,
+        repo: repo.into(),
+        target: 17,
+        idempotency_key: key.into(),
+        payload: json!({"k": key}),
+        max_attempts: 3,
+    }
+}
+
+async fn deliveries_are_recorded_once(store: Store) {
+    let job = NewJob {
+        kind: JobKind::Event,
+        target: 0,
+        ..migrate("o/r", "delivery-1", 1)
+    };
+    assert!(
+        store
+            .record_delivery("d-1", "issue_comment", Some(&job))
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store
+            .record_delivery("d-1", "issue_comment", Some(&job))
+            .await
+            .unwrap()
+    );
+    let claimed = store.claim(JobKind::Event, "w", LONG, 10).await.unwrap();
+    assert!(claimed.is_some());
+    assert!(
+        store
+            .claim(JobKind::Event, "w", LONG, 10)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
+async fn one_active_migration_per_repo_and_target(store: Store) {
+    assert!(matches!(
+        store.enqueue(&migrate("o/r", "c1", 1)).await.unwrap(),
+        Enqueued::Created(_)
+    ));
+    assert!(matches!(
+        store.enqueue(&migrate("o/r", "c1", 1)).await.unwrap(),
+        Enqueued::Duplicate
+    ));
+    match store.enqueue(&migrate("o/r", "c2", 1)).await.unwrap() {
+        Enqueued::Busy(active) => assert_eq!(active.payload["k"], "c1"),
+        other => panic!("expected Busy, got {other:?}"),
+    }
+    // Another target of the same repository is independent.
+    let mut other = migrate("o/r", "c3", 1);
+    other.target = 21;
+    assert!(matches!(
+        store.enqueue(&other).await.unwrap(),
+        Enqueued::Created(_)
+    ));
+    // Once the first finishes, a new one may be queued.
+    let job = store
+        .claim(JobKind::Migrate, "w", LONG, 10)
+        .await
+        .unwrap()
+        .unwrap();
+    store
+        .finish_job(&job.id, "w", FinalState::Done, "ok")
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.enqueue(&migrate("o/r", "c4", 1)).await.unwrap(),
+        Enqueued::Created(_)
+    ));
+}
+
+async fn expired_leases_are_reclaimed_and_capped(store: Store) {
+    let mut job = migrate("o/r", "c1", 1);
+    job.max_attempts = 2;
+    store.enqueue(&job).await.unwrap();
+    let short = Duration::from_millis(400);
+    let first = store
+        .claim(JobKind::Migrate, "dead", short, 10)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.attempts, 1);
+    assert!(
+        store
+            .claim(JobKind::Migrate, "w2", LONG, 10)
+            .await
+            .unwrap()
+            .is_none(),
+        "lease held"
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let second = store
+        .claim(JobKind::Migrate, "w2", short, 10)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (second.id.as_str(), second.attempts),
+        (first.id.as_str(), 2)
+    );
+    assert_eq!(
+        store.heartbeat(&first.id, "dead", LONG).await.unwrap(),
+        Lease::Lost
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The cap is reached: the job is failed, not handed out a third time.
+    assert!(
+        store
+            .claim(JobKind::Migrate, "w3", LONG, 10)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let row = store.job(&first.id).await.unwrap().unwrap();
+    assert_eq!(row.state, "failed");
+    assert!(row.result.unwrap().contains("attempt cap"));
+}
+
+async fn per_installation_limit(store: Store) {
+    store.enqueue(&migrate("o/a", "a", 1)).await.unwrap();
+    store.enqueue(&migrate("o/b", "b", 1)).await.unwrap();
+    store.enqueue(&migrate("p/c", "c", 2)).await.unwrap();
+    let first = store
+        .claim(JobKind::Migrate, "w", LONG, 1)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.installation_id, 1);
+    let second = store
+        .claim(JobKind::Migrate, "w", LONG, 1)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(second.installation_id, 2, "installation 1 is at its limit");
+    assert!(
+        store
+            .claim(JobKind::Migrate, "w", LONG, 1)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
+async fn cancel_and_retry(store: Store) {
+    store.enqueue(&migrate("o/r", "c1", 1)).await.unwrap();
+    let job = store
+        .claim(JobKind::Migrate, "w", LONG, 10)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        store.heartbeat(&job.id, "w", LONG).await.unwrap(),
+        Lease::Held {
+            cancel_requested: false
+        }
+    );
+    assert_eq!(store.request_cancel("o/r", None).await.unwrap(), 1);
+    assert_eq!(
+        store.heartbeat(&job.id, "w", LONG).await.unwrap(),
+        Lease::Held {
+            cancel_requested: true
+        }
+    );
+    store
+        .finish_job(&job.id, "w", FinalState::Cancelled, "cancelled")
+        .await
+        .unwrap();
+
+    let mut flaky = migrate("o/r", "c2", 1);
+    flaky.max_attempts = 2;
+    store.enqueue(&flaky).await.unwrap();
+    let j = store
+        .claim(JobKind::Migrate, "w", LONG, 10)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        store
+            .retry_later(&j.id, "w", "network", Duration::ZERO)
+            .await
+            .unwrap()
+    );
+    let j = store
+        .claim(JobKind::Migrate, "w", LONG, 10)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        !store
+            .retry_later(&j.id, "w", "network again", Duration::ZERO)
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.job(&j.id).await.unwrap().unwrap().state, "failed");
+}
+
+/// Many workers claiming at once: every job is handed out exactly once.
+async fn concurrent_claims_are_exclusive(store: Store) {
+    for i in 0..30 {
+        store
+            .enqueue(&migrate(&format!("o/r{i}"), &format!("k{i}"), i))
+            .await
+            .unwrap();
+    }
+    let mut handles = Vec::new();
+    for w in 0..6 {
+        let store = store.clone();
+        handles.push(tokio::spawn(async move {
+            let mut got = Vec::new();
+            while let Some(job) = store
+                .claim(JobKind::Migrate, &format!("w{w}"), LONG, 10)
+                .await
+                .unwrap()
+            {
+                got.push(job.id);
+            }
+            got
+        }));
+    }
+    let mut all = Vec::new();
+    for h in handles {
+        all.extend(h.await.unwrap());
+    }
+    let unique: HashSet<_> = all.iter().collect();
+    assert_eq!(all.len(), 30);
+    assert_eq!(unique.len(), 30);
+}
+
+macro_rules! on_both_backends {
+    ($($name:ident),*) => {
+        mod on_sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                let (store, _dir) = super::sqlite().await;
+                super::$name(store).await;
+            })*
+        }
+        mod on_postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                super::$name(super::postgres().await).await;
+            })*
+        }
+    };
+}
+
+on_both_backends!(
+    deliveries_are_recorded_once,
+    one_active_migration_per_repo_and_target,
+    expired_leases_are_reclaimed_and_capped,
+    per_installation_limit,
+    cancel_and_retry,
+    concurrent_claims_are_exclusive
+);
