@@ -6,10 +6,15 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 
 use crate::config::{Config, REPO_CONFIG_PATH};
+use crate::github::GitHub;
 use crate::journal::{Journal, render};
 use crate::pipeline::{self, RunOptions};
 use crate::progress::Progress;
+use crate::settings::Settings;
 use crate::store::{self, Store};
+use crate::{server, worker};
+use std::sync::Arc;
+use tokio::sync::{Notify, watch};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -65,6 +70,15 @@ pub enum Command {
     },
     /// Describe the recipe catalog.
     Recipes,
+    /// Run the GitHub App: webhook server plus (unless --no-worker) an in-process worker.
+    /// Settings come from the environment (deploy/README.md).
+    Serve {
+        /// Only answer webhooks; `uplift worker` processes run the jobs.
+        #[arg(long)]
+        no_worker: bool,
+    },
+    /// Run workers only, against the shared DATABASE_URL.
+    Worker,
 }
 
 async fn open_store(db: Option<PathBuf>) -> anyhow::Result<Store> {
@@ -143,12 +157,71 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
+        Command::Serve { no_worker } => run_app(true, !no_worker).await,
+        Command::Worker => run_app(false, true).await,
         Command::Recipes => {
             for r in crate::recipes::catalog() {
                 println!("{:<28} {}", r.id, r.description);
             }
             Ok(0)
         }
+    }
+}
+
+/// Starts the server and/or workers and runs until SIGINT/SIGTERM.
+async fn run_app(serve: bool, work: bool) -> anyhow::Result<i32> {
+    let settings = Arc::new(Settings::from_env()?);
+    let store = Store::connect(&settings.database_url).await?;
+    let wake = Arc::new(Notify::new());
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let mut tasks = Vec::new();
+    if work {
+        let ctx = worker::Context {
+            store: store.clone(),
+            github: GitHub::new(&settings)?,
+            settings: settings.clone(),
+            wake: wake.clone(),
+        };
+        tasks.push(tokio::spawn(worker::run(ctx, stop_rx.clone())));
+    }
+    if serve {
+        let state = server::AppState {
+            store: store.clone(),
+            webhook_secret: settings.webhook_secret.clone(),
+            slug: settings.app_slug.clone(),
+            max_attempts: settings.max_attempts,
+            wake,
+        };
+        let listener = tokio::net::TcpListener::bind(settings.listen)
+            .await
+            .with_context(|| format!("cannot listen on {}", settings.listen))?;
+        tracing::info!(addr = %listener.local_addr()?, worker = work, "uplift serving");
+        let mut stop = stop_rx.clone();
+        tasks.push(tokio::spawn(async move {
+            let _ = axum::serve(listener, server::router(state))
+                .with_graceful_shutdown(async move {
+                    let _ = stop.wait_for(|s| *s).await;
+                })
+                .await;
+        }));
+    } else {
+        tracing::info!("uplift worker running");
+    }
+    shutdown_signal().await;
+    tracing::info!("shutting down");
+    let _ = stop_tx.send(true);
+    for t in tasks {
+        let _ = t.await;
+    }
+    Ok(0)
+}
+
+async fn shutdown_signal() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("SIGTERM handler");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
     }
 }
 

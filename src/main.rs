@@ -2,10 +2,14 @@ use clap::Parser;
 
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-        .with_writer(std::io::stderr)
-        .init();
+        .with_writer(std::io::stderr);
+    if std::env::var("UPLIFT_LOG_FORMAT").is_ok_and(|v| v == "json") {
+        logs.json().init();
+    } else {
+        logs.init();
+    }
     let cli = uplift::cli::Cli::parse();
     let code = match uplift::cli::main(cli).await {
         Ok(code) => code,

@@ -103,6 +103,20 @@ async fn pump(stream: impl AsyncRead + Unpin, capture: Arc<Mutex<Capture>>, cap:
     }
 }
 
+/// Kills a build's whole process group (Maven, forked test JVMs) when the build times out or
+/// the run is abandoned mid-build (cancelled, lease lost): dropping the future must not leave
+/// builds running.
+struct GroupKill(Option<i32>);
+
+impl Drop for GroupKill {
+    fn drop(&mut self) {
+        if let Some(pgid) = self.0 {
+            // SAFETY: signalling the process group our own child leads.
+            unsafe { libc::kill(-pgid, libc::SIGKILL) };
+        }
+    }
+}
+
 pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
     let mvn = find_mvn().ok_or(MavenError::NotFound)?;
     let mut args: Vec<String> = vec!["-B".into()];
@@ -126,6 +140,7 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
     cmd.env("JAVA_HOME", &req.jdk.home);
     let started = Instant::now();
     let mut child = cmd.spawn().map_err(MavenError::Spawn)?;
+    let mut group = GroupKill(child.id().map(|p| p as i32));
     let capture = Arc::new(Mutex::new(Capture::default()));
     let out = tokio::spawn(pump(
         child.stdout.take().expect("piped"),
@@ -138,12 +153,12 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
         req.max_output_bytes,
     ));
     let (exit_code, timed_out) = match tokio::time::timeout(req.timeout, child.wait()).await {
-        Ok(status) => (status.ok().and_then(|s| s.code()), false),
+        Ok(status) => {
+            group.0 = None;
+            (status.ok().and_then(|s| s.code()), false)
+        }
         Err(_) => {
-            if let Some(pid) = child.id() {
-                // SAFETY: signalling our own child's process group.
-                unsafe { libc::kill(-(pid as i32), libc::SIGKILL) };
-            }
+            drop(group);
             let _ = child.wait().await;
             (None, true)
         }

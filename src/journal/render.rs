@@ -117,10 +117,9 @@ pub fn markdown(journal: &Journal) -> String {
             )),
             if b.compiled() { "green" } else { "red" },
             b.tests.tests.len(),
-            b.tests.count(crate::build::reports::TestStatus::Passed),
-            b.tests.count(crate::build::reports::TestStatus::Failed)
-                + b.tests.count(crate::build::reports::TestStatus::Errored),
-            b.tests.count(crate::build::reports::TestStatus::Skipped),
+            test_counts(&b.tests).0,
+            test_counts(&b.tests).1,
+            test_counts(&b.tests).2,
         );
         if let Some(e) = &b.error {
             let _ = writeln!(md, "\nError: {e}");
@@ -147,27 +146,8 @@ pub fn markdown(journal: &Journal) -> String {
             let _ = writeln!(md, "- {d}");
         }
     }
-    let tasks = journal.tasks();
-    if !tasks.is_empty() {
-        let _ = writeln!(md, "\n## Tasks\n");
-        let _ = writeln!(
-            md,
-            "| task | recipes | status | detail |\n|---|---|---|---|"
-        );
-        for t in tasks {
-            let rec = journal.task_records().filter(|r| r.task_id == t.id).last();
-            let status = rec.map_or("not run", |r| status_mark(r.status));
-            let detail = rec
-                .map(|r| r.reason.clone().unwrap_or_else(|| r.changes.join("; ")))
-                .unwrap_or_default()
-                .replace('|', "\\|");
-            let _ = writeln!(
-                md,
-                "| {} | {} | {status} | {detail} |",
-                t.title.replace('|', "\\|"),
-                t.recipes.join(", ")
-            );
-        }
+    if !journal.tasks().is_empty() {
+        let _ = writeln!(md, "\n## Tasks\n\n{}", tasks_table(journal));
     }
     for e in &journal.entries {
         match &e.result {
@@ -248,6 +228,39 @@ pub fn markdown(journal: &Journal) -> String {
         }
     }
     md
+}
+
+/// One row per planned task: what it is, which tier handled it, its status and what changed.
+pub fn tasks_table(journal: &Journal) -> String {
+    let mut md =
+        String::from("| task | recipes | tier | status | detail |\n|---|---|---|---|---|\n");
+    for t in journal.tasks() {
+        let rec = journal.task_records().filter(|r| r.task_id == t.id).last();
+        let status = rec.map_or("not run", |r| status_mark(r.status));
+        let detail = rec
+            .map(|r| r.reason.clone().unwrap_or_else(|| r.changes.join("; ")))
+            .unwrap_or_default()
+            .replace('|', "\\|")
+            .replace('\n', " ");
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {status} | {detail} |",
+            t.title.replace('|', "\\|"),
+            t.recipes.join(", "),
+            rec.map_or("-", |r| r.tier.as_str()),
+        );
+    }
+    md
+}
+
+/// (passed, failed or errored, skipped)
+pub fn test_counts(t: &crate::build::reports::TestResults) -> (usize, usize, usize) {
+    use crate::build::reports::TestStatus;
+    (
+        t.count(TestStatus::Passed),
+        t.count(TestStatus::Failed) + t.count(TestStatus::Errored),
+        t.count(TestStatus::Skipped),
+    )
 }
 
 /// The terminal summary printed at the end of `uplift migrate`.

@@ -17,7 +17,7 @@ use crate::journal::outcome::classify;
 use crate::journal::{
     Analysis, BuildOutcome, Category, Entry, Journal, ModuleSummary, Stage, StepResult, TaskStatus,
 };
-use crate::progress::Progress;
+use crate::progress::Observer;
 use crate::recipes::overlay::Overlay;
 use crate::store::Store;
 use router::{State, Step};
@@ -32,10 +32,10 @@ pub struct RunOptions {
 
 /// Drives one run to its outcome. Errors returned here are failures of Uplift itself
 /// (e.g. the journal database); problems with the project end up in the journal.
-pub async fn run(
+pub async fn run<O: Observer>(
     opts: &RunOptions,
     store: &Store,
-    progress: &mut Progress,
+    progress: &mut O,
 ) -> anyhow::Result<Journal> {
     let run_id = uuid::Uuid::new_v4().to_string();
     store
@@ -78,7 +78,15 @@ pub async fn run(
             }
             Step::Plan => run.plan(rule).await?,
             Step::Execute => run.execute(rule, progress).await?,
-            Step::Write => run.write(rule).await?,
+            Step::Write => {
+                run.write(rule).await?;
+                let on_disk = run.journal.entries.last().is_some_and(|e| {
+                    matches!(e.result, StepResult::Written { dry_run: false, .. })
+                });
+                if on_disk {
+                    progress.written(&run.journal).await?;
+                }
+            }
             Step::Validate => run.validate(rule).await?,
             Step::SkipValidation => {
                 run.state.validated = true;
@@ -373,7 +381,7 @@ impl Run<'_> {
         .await
     }
 
-    async fn execute(&mut self, rule: &str, progress: &mut Progress) -> anyhow::Result<()> {
+    async fn execute<O: Observer>(&mut self, rule: &str, progress: &mut O) -> anyhow::Result<()> {
         let t = Instant::now();
         let fp = self
             .fingerprint

@@ -1,0 +1,372 @@
+//! The REST calls Uplift makes for one repository, typed. Paths and bodies follow
+//! docs.github.com/rest (issues/comments, reactions, pulls, checks/runs, repos/contents).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use http::Method;
+use octocrab::Octocrab;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::client::{ApiError, GitHub};
+use crate::settings::Secret;
+
+/// How long a collaborator permission answer is trusted.
+const PERMISSION_TTL: Duration = Duration::from_secs(300);
+
+pub struct RepoApi {
+    pub(super) gh: Arc<GitHub>,
+    pub(super) client: Octocrab,
+    pub repo: String,
+    /// The installation token: given to git for clone/push, never to a build.
+    pub token: Secret,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct RepoInfo {
+    pub default_branch: String,
+    pub clone_url: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Comment {
+    pub id: u64,
+    #[serde(default)]
+    pub body: Option<String>,
+    pub user: User,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct User {
+    pub login: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct PullRequest {
+    pub number: u64,
+    pub html_url: String,
+    pub head: Ref,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Ref {
+    pub sha: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct Created {
+    id: u64,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckStatus {
+    Queued,
+    InProgress,
+    Completed,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Conclusion {
+    Success,
+    Neutral,
+    Failure,
+    Cancelled,
+    TimedOut,
+    ActionRequired,
+    Skipped,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Annotation {
+    pub path: String,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub annotation_level: &'static str,
+    pub title: String,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CheckOutput {
+    pub title: String,
+    pub summary: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub annotations: Vec<Annotation>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CheckAction {
+    pub label: &'static str,
+    pub description: &'static str,
+    pub identifier: &'static str,
+}
+
+/// Body of a check-run create or update.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckRun {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head_sha: Option<String>,
+    pub status: CheckStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conclusion: Option<Conclusion>,
+    pub external_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details_url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completed_at: Option<String>,
+    pub output: CheckOutput,
+    pub actions: Vec<CheckAction>,
+}
+
+/// GitHub accepts at most this many annotations per request; more go in follow-up updates.
+pub const ANNOTATIONS_PER_REQUEST: usize = 50;
+
+impl RepoApi {
+    async fn call<T: serde::de::DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&serde_json::Value>,
+    ) -> Result<T, ApiError> {
+        self.gh.call(&self.client, method, path, body).await
+    }
+
+    fn path(&self, rest: &str) -> String {
+        format!("/repos/{}/{rest}", self.repo)
+    }
+
+    pub fn slug(&self) -> &str {
+        &self.gh.slug
+    }
+
+    pub async fn info(&self) -> Result<RepoInfo, ApiError> {
+        self.call(Method::GET, &format!("/repos/{}", self.repo), None)
+            .await
+    }
+
+    /// The collaborator's role (admin, maintain, write, triage, read, none), cached briefly.
+    pub async fn role(&self, user: &str) -> Result<String, ApiError> {
+        let key = (self.repo.clone(), user.to_string());
+        if let Some((role, at)) = self.gh.permissions.lock().await.get(&key)
+            && at.elapsed() < PERMISSION_TTL
+        {
+            return Ok(role.clone());
+        }
+        #[derive(Deserialize)]
+        struct Permission {
+            permission: String,
+            role_name: Option<String>,
+        }
+        let p: Permission = self
+            .call(
+                Method::GET,
+                &self.path(&format!("collaborators/{user}/permission")),
+                None,
+            )
+            .await?;
+        let role = p.role_name.unwrap_or(p.permission);
+        self.gh
+            .permissions
+            .lock()
+            .await
+            .insert(key, (role.clone(), Instant::now()));
+        Ok(role)
+    }
+
+    pub async fn react(&self, comment_id: u64, content: &str) -> Result<(), ApiError> {
+        let _: serde_json::Value = self
+            .call(
+                Method::POST,
+                &self.path(&format!("issues/comments/{comment_id}/reactions")),
+                Some(&json!({ "content": content })),
+            )
+            .await?;
+        Ok(())
+    }
+
+    pub async fn comment(&self, issue: u64, body: &str) -> Result<u64, ApiError> {
+        let c: Created = self
+            .call(
+                Method::POST,
+                &self.path(&format!("issues/{issue}/comments")),
+                Some(&json!({ "body": body })),
+            )
+            .await?;
+        Ok(c.id)
+    }
+
+    pub async fn edit_comment(&self, id: u64, body: &str) -> Result<(), ApiError> {
+        let _: serde_json::Value = self
+            .call(
+                Method::PATCH,
+                &self.path(&format!("issues/comments/{id}")),
+                Some(&json!({ "body": body })),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Our own comment on `issue` whose body contains `marker` (newest pages are few: the
+    /// search stops after 10 pages of 100).
+    pub async fn find_comment(&self, issue: u64, marker: &str) -> Result<Option<u64>, ApiError> {
+        let bot = format!("{}[bot]", self.gh.slug);
+        for page in 1..=10 {
+            let comments: Vec<Comment> = self
+                .call(
+                    Method::GET,
+                    &self.path(&format!("issues/{issue}/comments?per_page=100&page={page}")),
+                    None,
+                )
+                .await?;
+            if let Some(c) = comments.iter().find(|c| {
+                c.user.login == bot && c.body.as_deref().is_some_and(|b| b.contains(marker))
+            }) {
+                return Ok(Some(c.id));
+            }
+            if comments.len() < 100 {
+                break;
+            }
+        }
+        Ok(None)
+    }
+
+    pub async fn open_pull(&self, branch: &str) -> Result<Option<PullRequest>, ApiError> {
+        let owner = self.repo.split('/').next().unwrap_or_default();
+        let prs: Vec<PullRequest> = self
+            .call(
+                Method::GET,
+                &self.path(&format!("pulls?state=open&head={owner}:{branch}")),
+                None,
+            )
+            .await?;
+        Ok(prs.into_iter().next())
+    }
+
+    pub async fn create_pull(
+        &self,
+        title: &str,
+        head: &str,
+        base: &str,
+        body: &str,
+    ) -> Result<PullRequest, ApiError> {
+        self.call(
+            Method::POST,
+            &self.path("pulls"),
+            Some(
+                &json!({ "title": title, "head": head, "base": base, "body": body,
+                          "maintainer_can_modify": true }),
+            ),
+        )
+        .await
+    }
+
+    pub async fn update_pull(&self, number: u64, title: &str, body: &str) -> Result<(), ApiError> {
+        let _: serde_json::Value = self
+            .call(
+                Method::PATCH,
+                &self.path(&format!("pulls/{number}")),
+                Some(&json!({ "title": title, "body": body })),
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Creates a check run (annotations beyond the per-request cap follow in updates).
+    pub async fn create_check(&self, run: &CheckRun) -> Result<u64, ApiError> {
+        let (first, rest) = split_annotations(run);
+        let c: Created = self
+            .call(
+                Method::POST,
+                &self.path("check-runs"),
+                Some(&serde_json::to_value(&first).expect("serialisable")),
+            )
+            .await?;
+        self.more_annotations(c.id, &first, rest).await?;
+        Ok(c.id)
+    }
+
+    pub async fn update_check(&self, id: u64, run: &CheckRun) -> Result<(), ApiError> {
+        let (first, rest) = split_annotations(run);
+        let mut body = serde_json::to_value(&first).expect("serialisable");
+        body.as_object_mut().expect("object").remove("head_sha");
+        let _: serde_json::Value = self
+            .call(
+                Method::PATCH,
+                &self.path(&format!("check-runs/{id}")),
+                Some(&body),
+            )
+            .await?;
+        self.more_annotations(id, &first, rest).await
+    }
+
+    async fn more_annotations(
+        &self,
+        id: u64,
+        run: &CheckRun,
+        rest: Vec<Annotation>,
+    ) -> Result<(), ApiError> {
+        for chunk in rest.chunks(ANNOTATIONS_PER_REQUEST) {
+            let body = json!({ "output": {
+                "title": run.output.title, "summary": run.output.summary, "annotations": chunk } });
+            let _: serde_json::Value = self
+                .call(
+                    Method::PATCH,
+                    &self.path(&format!("check-runs/{id}")),
+                    Some(&body),
+                )
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// A file's text at `git_ref` (default branch when None), or None when it does not exist.
+    pub async fn file(
+        &self,
+        path: &str,
+        git_ref: Option<&str>,
+    ) -> Result<Option<String>, ApiError> {
+        let query = git_ref.map_or(String::new(), |r| format!("?ref={r}"));
+        #[derive(Deserialize)]
+        struct Contents {
+            content: String,
+        }
+        match self
+            .call::<Contents>(
+                Method::GET,
+                &self.path(&format!("contents/{path}{query}")),
+                None,
+            )
+            .await
+        {
+            Ok(c) => {
+                let raw: String = c.content.split_whitespace().collect();
+                let bytes = base64::engine::general_purpose::STANDARD
+                    .decode(raw)
+                    .map_err(|e| ApiError::Decode {
+                        path: path.into(),
+                        error: e.to_string(),
+                    })?;
+                Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+            }
+            Err(e) if e.status() == Some(404) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+fn split_annotations(run: &CheckRun) -> (CheckRun, Vec<Annotation>) {
+    let mut first = run.clone();
+    let rest = if first.output.annotations.len() > ANNOTATIONS_PER_REQUEST {
+        first.output.annotations.split_off(ANNOTATIONS_PER_REQUEST)
+    } else {
+        Vec::new()
+    };
+    (first, rest)
+}

@@ -1,0 +1,556 @@
+//! What users see on GitHub, rendered from the run journal: the PR title and body, the two
+//! check runs, and the status comment. Nothing here keeps its own bookkeeping.
+
+use std::fmt::Write;
+
+use super::api::{Annotation, CheckAction, CheckOutput, CheckRun, CheckStatus, Conclusion};
+use crate::journal::outcome::Outcome;
+use crate::journal::render::{tasks_table, test_counts};
+use crate::journal::{Journal, StepResult, TaskStatus};
+use crate::recipes::JUNIT4_TO_JUPITER;
+
+/// GitHub's limit for PR bodies and comments.
+pub const BODY_LIMIT: usize = 65_536;
+/// GitHub's limit for a check run's summary and text.
+const OUTPUT_LIMIT: usize = 65_535;
+
+pub const MIGRATION_CHECK: &str = "uplift/migration";
+pub const INVARIANCE_CHECK: &str = "uplift/test-invariance";
+
+const HELP: &str = include_str!("templates/help.md");
+
+pub fn help(slug: &str) -> String {
+    HELP.replace("{slug}", slug)
+}
+
+/// Facts about the run that are not in the journal: where it happened.
+#[derive(Debug, Clone)]
+pub struct RunContext {
+    pub repo: String,
+    pub slug: String,
+    pub target: u32,
+    pub base_sha: String,
+    pub job_id: String,
+    pub branch: String,
+}
+
+/// Hidden marker the bot reads back later (run id, base sha, target).
+pub fn state_marker(ctx: &RunContext, run_id: &str) -> String {
+    format!(
+        "<!-- uplift:state {} -->",
+        serde_json::json!({"run": run_id, "job": ctx.job_id, "base": ctx.base_sha, "target": ctx.target})
+    )
+}
+
+pub fn status_marker(job_id: &str) -> String {
+    format!("<!-- uplift:status job={job_id} -->")
+}
+
+pub fn pr_title(target: u32) -> String {
+    format!("Migrate to Java {target} (Uplift)")
+}
+
+fn outcome_badge(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Success => "✅ SUCCESS",
+        Outcome::PartialSuccess => "🟡 PARTIAL_SUCCESS",
+        Outcome::Failure => "❌ FAILURE",
+        Outcome::Incomplete => "⏸ INCOMPLETE",
+    }
+}
+
+/// Tasks that no tier could do and that now wait for a person.
+fn escalated(journal: &Journal) -> Vec<&crate::journal::TaskRecord> {
+    journal
+        .task_records()
+        .filter(|r| r.status == TaskStatus::LeftForNextTier)
+        .collect()
+}
+
+fn limit_hit(journal: &Journal) -> Option<&str> {
+    journal.entries.iter().find_map(|e| match &e.result {
+        StepResult::LimitReached { limit } => Some(limit.as_str()),
+        _ => None,
+    })
+}
+
+pub fn conclusion(journal: &Journal) -> Conclusion {
+    let Some(o) = journal.outcome() else {
+        return Conclusion::Cancelled;
+    };
+    match o.outcome {
+        Outcome::Success => Conclusion::Success,
+        Outcome::PartialSuccess if !escalated(journal).is_empty() => Conclusion::ActionRequired,
+        Outcome::PartialSuccess => Conclusion::Neutral,
+        Outcome::Failure => Conclusion::Failure,
+        Outcome::Incomplete
+            if limit_hit(journal).is_some()
+                || journal.baseline().is_some_and(|b| b.timed_out())
+                || journal.validation().is_some_and(|v| v.build.timed_out()) =>
+        {
+            Conclusion::TimedOut
+        }
+        Outcome::Incomplete => Conclusion::Cancelled,
+    }
+}
+
+fn invariance_verdict(journal: &Journal) -> (Conclusion, String) {
+    match journal.validation() {
+        Some(v) if v.invariant() => (
+            Conclusion::Success,
+            format!(
+                "✅ invariant: {} tests executed before, {} after; no test lost, none newly failing",
+                v.executed_before, v.executed_after
+            ),
+        ),
+        Some(v) => {
+            let mut s = String::from("❌ not invariant:");
+            for (label, list) in [
+                ("lost from source", &v.lost_from_source),
+                ("newly failing", &v.newly_failing),
+                ("newly skipped", &v.newly_skipped),
+            ] {
+                if !list.is_empty() {
+                    let shown: Vec<_> = list.iter().take(10).map(|t| format!("`{t}`")).collect();
+                    let more = list.len().saturating_sub(10);
+                    let _ = write!(
+                        s,
+                        " {label}: {}{};",
+                        shown.join(", "),
+                        if more > 0 {
+                            format!(" and {more} more")
+                        } else {
+                            String::new()
+                        }
+                    );
+                }
+            }
+            if v.executed_after < v.executed_before {
+                let _ = write!(
+                    s,
+                    " executed {} -> {};",
+                    v.executed_before, v.executed_after
+                );
+            }
+            (Conclusion::Failure, s)
+        }
+        None => (
+            Conclusion::Skipped,
+            "not checked: the run did not reach validation".into(),
+        ),
+    }
+}
+
+fn build_minutes(journal: &Journal) -> f64 {
+    let baseline = journal
+        .baseline()
+        .and_then(|b| b.run.as_ref())
+        .map_or(0, |r| r.duration_ms);
+    let validate = journal
+        .validation()
+        .and_then(|v| v.build.run.as_ref())
+        .map_or(0, |r| r.duration_ms);
+    (baseline + validate) as f64 / 60_000.0
+}
+
+fn tests_cell(t: Option<&crate::build::reports::TestResults>) -> String {
+    t.map_or("-".into(), |t| {
+        let (p, f, s) = test_counts(t);
+        format!("{} ({p} passed, {f} failed, {s} skipped)", t.tests.len())
+    })
+}
+
+/// The before -> after table shared by the PR body and the migration check.
+fn summary_table(journal: &Journal, ctx: &RunContext) -> String {
+    let mut md = String::from("| | before | after |\n|---|---|---|\n");
+    let a = journal.analysis();
+    let v = journal.validation();
+    let java_before = a
+        .and_then(|a| a.java_level)
+        .map_or("not declared".into(), |l| l.to_string());
+    let java_after = match v {
+        Some(v) if v.wrong_major_classes() == 0 => format!("{} (class files verified)", ctx.target),
+        Some(v) => format!(
+            "{} ({} class files at another version)",
+            ctx.target,
+            v.wrong_major_classes()
+        ),
+        None => format!("{} (not built)", ctx.target),
+    };
+    let _ = writeln!(md, "| Java | {java_before} | {java_after} |");
+    let boot = a
+        .and_then(|a| a.spring_boot.clone())
+        .unwrap_or_else(|| "none".into());
+    let _ = writeln!(md, "| Spring Boot | {boot} | {boot} |");
+    let junit_tasks: Vec<_> = journal
+        .task_records()
+        .filter(|r| {
+            journal
+                .tasks()
+                .iter()
+                .any(|t| t.id == r.task_id && t.recipes.iter().any(|x| x == JUNIT4_TO_JUPITER))
+        })
+        .collect();
+    let converted = junit_tasks
+        .iter()
+        .filter(|r| r.status == TaskStatus::Done)
+        .count();
+    let junit_before = a
+        .map(|a| {
+            a.files_by_junit
+                .iter()
+                .map(|(k, n)| format!("{k}: {n} files"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "no tests".into());
+    let _ = writeln!(
+        md,
+        "| JUnit | {junit_before} | {converted} files converted to Jupiter, {} left on JUnit 4 |",
+        junit_tasks.len() - converted
+    );
+    let _ = writeln!(
+        md,
+        "| Tests | {} | {} |",
+        tests_cell(journal.baseline().map(|b| &b.tests)),
+        tests_cell(v.map(|v| &v.build.tests))
+    );
+    let _ = writeln!(
+        md,
+        "| Test invariance | | {} |",
+        invariance_verdict(journal).1
+    );
+    let _ = writeln!(md, "| Build time | | {:.1} min |", build_minutes(journal));
+    let llm_calls = journal.task_records().filter(|r| r.tier == "llm").count();
+    let _ = writeln!(
+        md,
+        "| LLM | | {llm_calls} calls, ${:.2} |",
+        journal.cost_usd()
+    );
+    md
+}
+
+fn outcome_line(journal: &Journal) -> String {
+    match journal.outcome() {
+        Some(o) => format!(
+            "**Outcome: {}** — {}",
+            outcome_badge(o.outcome),
+            o.reasons.join("; ")
+        ),
+        None => "**Outcome: not classified** (the run stopped early)".into(),
+    }
+}
+
+fn limits_section(journal: &Journal) -> String {
+    let mut md = String::new();
+    if let Some(limit) = limit_hit(journal) {
+        let _ = writeln!(md, "- ⏱ stopped by the {limit}");
+    }
+    for r in escalated(journal) {
+        let _ = writeln!(
+            md,
+            "- 🙋 `{}` needs a person: {}",
+            r.task_id,
+            r.reason.as_deref().unwrap_or("no tier could do it safely")
+        );
+    }
+    md
+}
+
+/// Truncates markdown to `limit` characters, ending with a pointer to the full report.
+fn fit(mut md: String, limit: usize, overflow: &str) -> String {
+    if md.chars().count() <= limit {
+        return md;
+    }
+    let keep = limit.saturating_sub(overflow.chars().count() + 8);
+    let cut = md.char_indices().nth(keep).map_or(md.len(), |(i, _)| i);
+    md.truncate(cut);
+    md.push_str("\n\n…\n\n");
+    md.push_str(overflow);
+    md
+}
+
+pub fn pr_body(journal: &Journal, ctx: &RunContext) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "{}\n", outcome_line(journal));
+    let _ = writeln!(md, "{}", summary_table(journal, ctx));
+    let limits = limits_section(journal);
+    if !limits.is_empty() {
+        let _ = writeln!(md, "### Needs attention\n\n{limits}");
+    }
+    if let Some(StepResult::Planned { decisions, .. }) = journal
+        .entries
+        .iter()
+        .map(|e| &e.result)
+        .find(|r| matches!(r, StepResult::Planned { .. }))
+        && !decisions.is_empty()
+    {
+        let _ = writeln!(md, "### Decisions\n");
+        for d in decisions {
+            let _ = writeln!(md, "- {d}");
+        }
+        md.push('\n');
+    }
+    let _ = writeln!(md, "### Tasks\n\n{}", tasks_table(journal));
+    let _ = writeln!(
+        md,
+        "<details><summary>Commands</summary>\n\n{}\n</details>\n",
+        help(&ctx.slug)
+    );
+    let overflow = format!(
+        "The full report is longer than GitHub allows here: see the `{MIGRATION_CHECK}` check, or run `uplift report {}`.\n\n{}",
+        journal.run_id,
+        state_marker(ctx, &journal.run_id)
+    );
+    let body = format!("{md}{}", state_marker(ctx, &journal.run_id));
+    fit(body, BODY_LIMIT, &overflow)
+}
+
+fn annotations(journal: &Journal) -> Vec<Annotation> {
+    let mut out = Vec::new();
+    for t in journal
+        .tasks()
+        .iter()
+        .filter(|t| t.recipes.iter().any(|r| r == JUNIT4_TO_JUPITER))
+    {
+        let (Some(rec), Some(path)) = (
+            journal.task_records().filter(|r| r.task_id == t.id).last(),
+            t.files.first(),
+        ) else {
+            continue;
+        };
+        let (level, title, message) = match rec.status {
+            TaskStatus::Done => (
+                "notice",
+                "Converted to JUnit Jupiter",
+                rec.changes.join("\n"),
+            ),
+            TaskStatus::NoChange => continue,
+            _ => (
+                "warning",
+                "Left on JUnit 4 (vintage engine)",
+                rec.reason.clone().unwrap_or_default(),
+            ),
+        };
+        out.push(Annotation {
+            path: path.display().to_string(),
+            start_line: 1,
+            end_line: 1,
+            annotation_level: level,
+            title: title.into(),
+            message: if message.is_empty() {
+                title.to_string()
+            } else {
+                message.chars().take(4000).collect()
+            },
+        });
+    }
+    out
+}
+
+pub fn buttons(running: bool) -> Vec<CheckAction> {
+    let rerun = CheckAction {
+        label: "Re-run",
+        description: "Run the migration again",
+        identifier: "rerun",
+    };
+    let cancel = CheckAction {
+        label: "Cancel",
+        description: "Stop the running migration",
+        identifier: "cancel",
+    };
+    if running { vec![cancel] } else { vec![rerun] }
+}
+
+/// A check run in progress, with the current stage as its output.
+pub fn check_in_progress(
+    name: &str,
+    ctx: &RunContext,
+    head_sha: Option<&str>,
+    stage: &str,
+    elapsed_secs: u64,
+) -> CheckRun {
+    CheckRun {
+        name: name.into(),
+        head_sha: head_sha.map(String::from),
+        status: CheckStatus::InProgress,
+        conclusion: None,
+        external_id: ctx.job_id.clone(),
+        details_url: None,
+        completed_at: None,
+        output: CheckOutput {
+            title: format!("Java {}: {stage}", ctx.target),
+            summary: format!("Stage **{stage}**, {elapsed_secs} s elapsed."),
+            text: None,
+            annotations: Vec::new(),
+        },
+        actions: buttons(true),
+    }
+}
+
+/// The two completed check runs: (migration, test invariance).
+pub fn checks_completed(
+    journal: &Journal,
+    ctx: &RunContext,
+    details_url: &str,
+) -> (CheckRun, CheckRun) {
+    let done = |name: &str,
+                conclusion: Conclusion,
+                title: String,
+                summary: String,
+                text: Option<String>,
+                annotations| CheckRun {
+        name: name.into(),
+        head_sha: None,
+        status: CheckStatus::Completed,
+        conclusion: Some(conclusion),
+        external_id: ctx.job_id.clone(),
+        details_url: Some(details_url.into()),
+        completed_at: Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        output: CheckOutput {
+            title,
+            summary: fit(summary, OUTPUT_LIMIT, "(truncated)"),
+            text: text.map(|t| fit(t, OUTPUT_LIMIT, "(truncated; see `uplift report`)")),
+            annotations,
+        },
+        actions: buttons(false),
+    };
+    let title = journal.outcome().map_or("not classified".to_string(), |o| {
+        o.outcome.as_str().to_string()
+    });
+    let migration = done(
+        MIGRATION_CHECK,
+        conclusion(journal),
+        format!("{title}: Java {}", ctx.target),
+        format!(
+            "{}\n\n{}\n{}",
+            outcome_line(journal),
+            summary_table(journal, ctx),
+            limits_section(journal)
+        ),
+        Some(tasks_table(journal)),
+        annotations(journal),
+    );
+    let (c, verdict) = invariance_verdict(journal);
+    let invariance = done(
+        INVARIANCE_CHECK,
+        c,
+        verdict.chars().take(200).collect(),
+        format!(
+            "{verdict}\n\n| | before | after |\n|---|---|---|\n| Tests | {} | {} |\n",
+            tests_cell(journal.baseline().map(|b| &b.tests)),
+            tests_cell(journal.validation().map(|v| &v.build.tests))
+        ),
+        None,
+        Vec::new(),
+    );
+    (migration, invariance)
+}
+
+/// Where a migration stands, for the one status comment that is edited in place.
+#[derive(Debug, Clone)]
+pub enum Phase {
+    Queued,
+    Running {
+        stage: String,
+        elapsed_secs: u64,
+    },
+    Finished {
+        pr_url: Option<String>,
+    },
+    DryRun {
+        diff: String,
+    },
+    /// `plan`: what a migration would do and cost.
+    Plan {
+        estimate: String,
+    },
+    /// The branch has commits someone else added; nothing was pushed.
+    BranchEdited {
+        foreign: Vec<String>,
+    },
+    Cancelled,
+    Failed {
+        error: String,
+    },
+}
+
+pub fn status_comment(
+    job_id: &str,
+    target: u32,
+    slug: &str,
+    phase: &Phase,
+    journal: Option<&Journal>,
+) -> String {
+    let mut md = format!("{}\n### Uplift · Java {target}\n\n", status_marker(job_id));
+    match phase {
+        Phase::Queued => md.push_str("⏳ Queued.\n"),
+        Phase::Running {
+            stage,
+            elapsed_secs,
+        } => {
+            let _ = writeln!(
+                md,
+                "🚀 Running: **{stage}** ({elapsed_secs} s). `@{slug} cancel` stops it."
+            );
+        }
+        Phase::Finished { pr_url } => {
+            if let Some(j) = journal {
+                let _ = writeln!(md, "{}\n", outcome_line(j));
+                let (_, verdict) = invariance_verdict(j);
+                let _ = writeln!(md, "Test invariance: {verdict}\n");
+            }
+            if let Some(url) = pr_url {
+                let _ = writeln!(md, "Pull request: {url}");
+            }
+        }
+        Phase::DryRun { diff } => {
+            if let Some(j) = journal {
+                let _ = writeln!(md, "Dry run — nothing was pushed. {}\n", outcome_line(j));
+                let _ = writeln!(md, "{}\n", tasks_table(j));
+            }
+            let _ = writeln!(
+                md,
+                "<details><summary>Diff</summary>\n\n```diff\n{diff}\n```\n</details>"
+            );
+        }
+        Phase::Plan { estimate } => {
+            let _ = writeln!(md, "📋 Plan — nothing was changed or pushed.\n");
+            if let Some(j) = journal {
+                if let Some(StepResult::Planned { decisions, .. }) = j
+                    .entries
+                    .iter()
+                    .map(|e| &e.result)
+                    .find(|r| matches!(r, StepResult::Planned { .. }))
+                {
+                    for d in decisions {
+                        let _ = writeln!(md, "- {d}");
+                    }
+                }
+                let _ = writeln!(md, "\n{}", tasks_table(j));
+            }
+            let _ = writeln!(
+                md,
+                "**Estimate:** {estimate}\n\n`@{slug} migrate --target {target}` runs it."
+            );
+        }
+        Phase::BranchEdited { foreign } => {
+            let _ = writeln!(
+                md,
+                "⚠ The migration branch has commits Uplift did not make ({}). Nothing was pushed over them.\n\n\
+                 `@{slug} recreate` starts the branch over and discards those commits.",
+                foreign.join(", ")
+            );
+        }
+        Phase::Cancelled => md.push_str("⏹ Cancelled.\n"),
+        Phase::Failed { error } => {
+            let _ = writeln!(
+                md,
+                "💥 Uplift could not finish: {}\n\n`@{slug} retry` tries again.",
+                crate::redact::redact(error)
+            );
+        }
+    }
+    fit(md, BODY_LIMIT, "(truncated)")
+}

@@ -1,0 +1,189 @@
+//! Acting on one verified webhook event.
+
+use crate::commands::handlers;
+use crate::config::{Config, REPO_CONFIG_PATH};
+use crate::github::api::{CheckOutput, CheckRun, CheckStatus, Conclusion};
+use crate::github::client::ApiError;
+use crate::github::webhook::{CheckRunAction, Event};
+use crate::store::jobs::{FinalState, JobRow};
+
+use super::{Context, Ended};
+
+pub async fn handle(ctx: &Context, job: &JobRow) -> anyhow::Result<Ended> {
+    let event: Event = serde_json::from_value(job.payload.clone())?;
+    let done = |what: &str| Ok(Ended::Finished(FinalState::Done, what.to_string()));
+    let result = match event {
+        Event::Ping => return done("pong"),
+        Event::Installation {
+            action,
+            installation,
+            account,
+            repositories,
+        } => {
+            if action == "deleted" {
+                ctx.store.remove_installation(installation).await?;
+            } else {
+                ctx.store
+                    .upsert_installation(installation, &account)
+                    .await?;
+                // Recorded, not activated: installing on every repository stays quiet.
+                for r in repositories {
+                    ctx.store.upsert_repository(installation, &r).await?;
+                }
+            }
+            return done(&format!("installation {action}"));
+        }
+        Event::InstallationRepositories {
+            installation,
+            account,
+            added,
+            removed,
+        } => {
+            ctx.store
+                .upsert_installation(installation, &account)
+                .await?;
+            for r in added {
+                ctx.store.upsert_repository(installation, &r).await?;
+            }
+            for r in removed {
+                ctx.store.remove_repository(&r).await?;
+            }
+            return done("repositories updated");
+        }
+        Event::IssueComment(comment) => handlers::on_comment(ctx, &comment).await,
+        Event::PullRequestClosed {
+            repo,
+            head_ref,
+            merged,
+            ..
+        } => {
+            let Some(target) = head_ref
+                .strip_prefix(crate::workspace::BRANCH_PREFIX)
+                .and_then(|t| t.parse::<u32>().ok())
+            else {
+                return done("not a migration branch");
+            };
+            if merged {
+                // The learning stage: a merged migration's fixes become solved examples once
+                // the knowledge store exists (the LLM-tier issue). The hook is here.
+                tracing::info!(repo, target, "migration merged; solved examples to deposit");
+                return done("merged");
+            }
+            ctx.store.decline_target(&repo, target).await?;
+            return done("declined: not proposed again until asked");
+        }
+        Event::CheckRun {
+            installation,
+            repo,
+            action,
+            external_id,
+            ..
+        } => {
+            let Some(job_id) = external_id else {
+                return done("check run without a job id");
+            };
+            let Some(origin) = ctx.store.job(&job_id).await? else {
+                return done("unknown job");
+            };
+            match action {
+                CheckRunAction::Cancel => {
+                    ctx.store.request_cancel(&repo, Some(origin.target)).await?;
+                    return done("cancel requested");
+                }
+                CheckRunAction::Rerun => {
+                    handlers::requeue(ctx, installation, &origin, &format!("check-{}", job.id))
+                        .await
+                }
+            }
+        }
+        Event::ConfigPush {
+            installation,
+            repo,
+            after,
+        } => on_config_push(ctx, installation, &repo, &after).await,
+    };
+    match result {
+        Ok(what) => done(&what),
+        Err(e) if is_transient(&e) => Ok(Ended::Retry(format!("{e:#}"))),
+        Err(e) => Err(e),
+    }
+}
+
+/// GitHub being unreachable, rate limiting or failing is worth another attempt.
+fn is_transient(e: &anyhow::Error) -> bool {
+    match e.downcast_ref::<ApiError>() {
+        Some(ApiError::Status { status, .. }) => *status >= 500,
+        Some(ApiError::RateLimited(_) | ApiError::Transport(_)) => true,
+        _ => false,
+    }
+}
+
+/// A push changed `.github/uplift.yml` on the default branch: validate it, report on a check
+/// run of that commit, and (when valid and not declined) propose the migration.
+async fn on_config_push(
+    ctx: &Context,
+    installation: i64,
+    repo: &str,
+    sha: &str,
+) -> anyhow::Result<String> {
+    let api = ctx.github.repo(installation, repo).await?;
+    let Some(text) = api.file(REPO_CONFIG_PATH, Some(sha)).await? else {
+        return Ok("config removed".into());
+    };
+    let parsed = Config::parse(&text).and_then(|c| c.validate().map(|_| c));
+    let (conclusion, summary) = match &parsed {
+        Ok(c) => (
+            Conclusion::Success,
+            format!("`{REPO_CONFIG_PATH}` is valid: target Java {}.", c.target),
+        ),
+        Err(e) => (
+            Conclusion::Failure,
+            format!("`{REPO_CONFIG_PATH}` is invalid:\n\n```\n{e:#}\n```"),
+        ),
+    };
+    api.create_check(&CheckRun {
+        name: "uplift/config".into(),
+        head_sha: Some(sha.into()),
+        status: CheckStatus::Completed,
+        conclusion: Some(conclusion),
+        external_id: String::new(),
+        details_url: None,
+        completed_at: Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
+        output: CheckOutput {
+            title: if parsed.is_ok() {
+                "Uplift config is valid".into()
+            } else {
+                "Uplift config has errors".into()
+            },
+            summary,
+            text: None,
+            annotations: Vec::new(),
+        },
+        actions: Vec::new(),
+    })
+    .await?;
+    let Ok(config) = parsed else {
+        return Ok("invalid config reported".into());
+    };
+    ctx.store.activate_repository(installation, repo).await?;
+    if ctx.store.is_declined(repo, config.target).await? {
+        return Ok("valid config; target declined earlier, not proposed".into());
+    }
+    handlers::enqueue_migration(
+        ctx,
+        installation,
+        repo,
+        super::MigrateRequest {
+            issue: None,
+            comment_id: None,
+            requested_by: "config".into(),
+            target: config.target,
+            dry_run: false,
+            plan_only: false,
+            recreate: false,
+        },
+        &format!("config-{sha}"),
+    )
+    .await
+    .map(|r| format!("valid config; {r}"))
+}

@@ -1,0 +1,447 @@
+//! One migration job: clone, run the engine, commit and push the branch, open or update the
+//! PR, and keep the status comment and both check runs current. Restart-safe: what was
+//! already published (comment, pushed commit, PR, check runs) is kept in the job's checkpoint
+//! and reused, and an identical tree is never pushed again.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Context as _;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{Mutex, mpsc, watch};
+
+use super::{Context, Ended, MigrateRequest};
+use crate::config::{Config, REPO_CONFIG_PATH};
+use crate::github::api::RepoApi;
+use crate::github::render::{self, INVARIANCE_CHECK, MIGRATION_CHECK, Phase, RunContext};
+use crate::journal::{Journal, StepResult};
+use crate::pipeline::{self, RunOptions};
+use crate::progress::Observer;
+use crate::store::jobs::{FinalState, JobRow};
+use crate::workspace::{self, Author, RemoteBranch};
+
+/// What this job already published, so a restarted attempt reuses it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Checkpoint {
+    status_comment: Option<u64>,
+    pushed: Option<String>,
+    pr: Option<u64>,
+    pr_url: Option<String>,
+    /// (migration, invariance) check run ids and the commit they are on.
+    checks: Option<(u64, u64, String)>,
+}
+
+/// The job's publishing state, shared by the observer and the job.
+struct Publisher {
+    ctx: Context,
+    api: RepoApi,
+    job_id: String,
+    request: MigrateRequest,
+    run: RunContext,
+    checkpoint: Checkpoint,
+    started: Instant,
+}
+
+impl Publisher {
+    async fn save(&self) -> anyhow::Result<()> {
+        self.ctx
+            .store
+            .save_checkpoint(&self.job_id, &serde_json::to_value(&self.checkpoint)?)
+            .await
+    }
+
+    /// Writes the status comment (created once, then edited in place).
+    async fn status(&mut self, phase: &Phase, journal: Option<&Journal>) -> anyhow::Result<()> {
+        let Some(issue) = self.request.issue else {
+            return Ok(());
+        };
+        let body = render::status_comment(
+            &self.job_id,
+            self.run.target,
+            &self.run.slug,
+            phase,
+            journal,
+        );
+        if self.checkpoint.status_comment.is_none() {
+            self.checkpoint.status_comment = self
+                .api
+                .find_comment(issue, &render::status_marker(&self.job_id))
+                .await?;
+        }
+        match self.checkpoint.status_comment {
+            Some(id) => self.api.edit_comment(id, &body).await?,
+            None => {
+                self.checkpoint.status_comment = Some(self.api.comment(issue, &body).await?);
+                self.save().await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn stage(&mut self, stage: &str) -> anyhow::Result<()> {
+        let elapsed_secs = self.started.elapsed().as_secs();
+        self.status(
+            &Phase::Running {
+                stage: stage.into(),
+                elapsed_secs,
+            },
+            None,
+        )
+        .await?;
+        if let Some((m, i, _)) = self.checkpoint.checks.clone() {
+            for (id, name) in [(m, MIGRATION_CHECK), (i, INVARIANCE_CHECK)] {
+                let run = render::check_in_progress(name, &self.run, None, stage, elapsed_secs);
+                self.api.update_check(id, &run).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Commit, push (unless the same tree is already there), open or update the PR and put
+    /// the two check runs on the new head.
+    async fn publish(
+        &mut self,
+        workdir: &Path,
+        journal: &Journal,
+        force: bool,
+    ) -> anyhow::Result<()> {
+        let author = Author::for_app(&self.run.slug);
+        let message = commit_message(journal, self.run.target);
+        let repo = git2::Repository::open(workdir)?;
+        let Some(commit) =
+            tokio::task::block_in_place(|| workspace::commit_all(&repo, &message, &author))?
+        else {
+            return Ok(());
+        };
+        let remote = workspace::remote_branch(
+            &repo,
+            &self.run.branch,
+            repo.find_commit(commit)?.parent_id(0)?,
+            &author,
+        )?;
+        let head = match remote {
+            RemoteBranch::Ours { head } if workspace::same_tree(&repo, head, commit)? => head,
+            _ => {
+                let branch = self.run.branch.clone();
+                let token = self.api.token.clone();
+                tokio::task::block_in_place(|| {
+                    workspace::push(
+                        &repo,
+                        &token,
+                        &branch,
+                        commit,
+                        force || remote != RemoteBranch::Absent,
+                    )
+                })?;
+                commit
+            }
+        }
+        .to_string();
+        self.checkpoint.pushed = Some(head.clone());
+        self.save().await?;
+        let body = render::pr_body(journal, &self.run);
+        let title = render::pr_title(self.run.target);
+        let pr = match self.api.open_pull(&self.run.branch).await? {
+            Some(pr) => {
+                self.api.update_pull(pr.number, &title, &body).await?;
+                pr
+            }
+            None => {
+                let base = self.default_branch().await?;
+                self.api
+                    .create_pull(&title, &self.run.branch, &base, &body)
+                    .await?
+            }
+        };
+        self.checkpoint.pr = Some(pr.number);
+        self.checkpoint.pr_url = Some(pr.html_url.clone());
+        if self.checkpoint.checks.as_ref().is_none_or(|c| c.2 != head) {
+            let mut ids = Vec::new();
+            for name in [MIGRATION_CHECK, INVARIANCE_CHECK] {
+                let mut run = render::check_in_progress(name, &self.run, Some(&head), "queued", 0);
+                run.status = crate::github::api::CheckStatus::Queued;
+                ids.push(self.api.create_check(&run).await?);
+            }
+            self.checkpoint.checks = Some((ids[0], ids[1], head));
+        }
+        self.save().await?;
+        self.stage("validate").await
+    }
+
+    async fn default_branch(&self) -> anyhow::Result<String> {
+        Ok(self.api.info().await?.default_branch)
+    }
+
+    /// Final PR body, completed checks and the final status comment.
+    async fn finish(&mut self, journal: &Journal) -> anyhow::Result<()> {
+        if let Some(number) = self.checkpoint.pr {
+            let body = render::pr_body(journal, &self.run);
+            self.api
+                .update_pull(number, &render::pr_title(self.run.target), &body)
+                .await?;
+        }
+        if let Some((m, i, _)) = self.checkpoint.checks.clone() {
+            let details = self.checkpoint.pr_url.clone().unwrap_or_default();
+            let (migration, invariance) = render::checks_completed(journal, &self.run, &details);
+            self.api.update_check(m, &migration).await?;
+            self.api.update_check(i, &invariance).await?;
+        }
+        let phase = Phase::Finished {
+            pr_url: self.checkpoint.pr_url.clone(),
+        };
+        self.status(&phase, Some(journal)).await
+    }
+}
+
+fn commit_message(journal: &Journal, target: u32) -> String {
+    let mut msg = format!("Migrate to Java {target}: recipe tier\n\n");
+    for r in journal
+        .task_records()
+        .filter(|r| r.status == crate::journal::TaskStatus::Done)
+    {
+        let title = journal
+            .tasks()
+            .iter()
+            .find(|t| t.id == r.task_id)
+            .map_or(r.task_id.as_str(), |t| t.title.as_str());
+        msg.push_str(&format!("- {title}\n"));
+    }
+    msg.push_str(&format!("\nUplift-Run: {}\n", journal.run_id));
+    msg
+}
+
+/// Reports stages through a channel (the pipeline's callbacks are synchronous) and publishes
+/// when the rewrite is on disk.
+struct AppObserver {
+    publisher: Arc<Mutex<Publisher>>,
+    stages: mpsc::UnboundedSender<&'static str>,
+    workdir: PathBuf,
+    force: bool,
+}
+
+impl Observer for AppObserver {
+    fn stage(&mut self, stage: &'static str) {
+        let _ = self.stages.send(stage);
+    }
+    fn task(&mut self, _n: usize, _total: usize) {}
+    async fn written(&mut self, journal: &Journal) -> anyhow::Result<()> {
+        self.publisher
+            .lock()
+            .await
+            .publish(&self.workdir, journal, self.force)
+            .await
+    }
+}
+
+pub async fn run(
+    ctx: &Context,
+    job: &JobRow,
+    mut cancel: watch::Receiver<bool>,
+) -> anyhow::Result<Ended> {
+    let request: MigrateRequest = serde_json::from_value(job.payload.clone())?;
+    let api = ctx.github.repo(job.installation_id, &job.repo).await?;
+    if let Some(comment) = request.comment_id {
+        api.react(comment, "rocket").await?;
+    }
+    let info = api.info().await?;
+    let workdir = ctx.settings.work_dir.join(&job.id);
+    if workdir.exists() {
+        // A previous attempt died here: start from a clean clone.
+        std::fs::remove_dir_all(&workdir)
+            .with_context(|| format!("cannot clear {}", workdir.display()))?;
+    }
+    std::fs::create_dir_all(&ctx.settings.work_dir)?;
+    let branch = workspace::branch_for(request.target);
+    let author = Author::for_app(&ctx.github.slug);
+    // git2 handles are not Sync: everything git needs before the run happens here.
+    let (base, remote) = tokio::task::block_in_place(|| -> anyhow::Result<_> {
+        let repo = workspace::clone(&info.clone_url, &api.token, &workdir)?;
+        let base = workspace::head_sha(&repo)?;
+        Ok((
+            base,
+            workspace::remote_branch(&repo, &branch, base, &author)?,
+        ))
+    })?;
+    let run_ctx = RunContext {
+        repo: job.repo.clone(),
+        slug: ctx.github.slug.clone(),
+        target: request.target,
+        base_sha: base.to_string(),
+        job_id: job.id.clone(),
+        branch: branch.clone(),
+    };
+    let checkpoint: Checkpoint = serde_json::from_value(job.checkpoint.clone()).unwrap_or_default();
+    let publisher = Arc::new(Mutex::new(Publisher {
+        ctx: ctx.clone(),
+        api,
+        job_id: job.id.clone(),
+        request: request.clone(),
+        run: run_ctx,
+        checkpoint,
+        started: Instant::now(),
+    }));
+    let result = migrate(ctx, &publisher, remote, &workdir, &request, &mut cancel).await;
+    let _ = std::fs::remove_dir_all(&workdir);
+    match result {
+        Ok(ended) => Ok(ended),
+        Err(e) if job.attempts < job.max_attempts => Err(e),
+        Err(e) => {
+            // Last attempt: tell the user instead of failing silently.
+            let error = format!("{e:#}");
+            let mut p = publisher.lock().await;
+            p.status(
+                &Phase::Failed {
+                    error: error.clone(),
+                },
+                None,
+            )
+            .await?;
+            Ok(Ended::Finished(
+                FinalState::Failed,
+                crate::redact::redact(&error),
+            ))
+        }
+    }
+}
+
+async fn migrate(
+    ctx: &Context,
+    publisher: &Arc<Mutex<Publisher>>,
+    remote: RemoteBranch,
+    workdir: &Path,
+    request: &MigrateRequest,
+    cancel: &mut watch::Receiver<bool>,
+) -> anyhow::Result<Ended> {
+    if !request.dry_run
+        && let RemoteBranch::Edited { foreign, .. } = remote
+        && !request.recreate
+    {
+        publisher
+            .lock()
+            .await
+            .status(&Phase::BranchEdited { foreign }, None)
+            .await?;
+        return Ok(Ended::Finished(
+            FinalState::Done,
+            "branch edited by others; nothing pushed".into(),
+        ));
+    }
+    let mut config = match std::fs::read_to_string(workdir.join(REPO_CONFIG_PATH)) {
+        Ok(text) => match Config::parse(&text).and_then(|c| c.validate().map(|_| c)) {
+            Ok(c) => c,
+            Err(e) => {
+                let error = format!("`{REPO_CONFIG_PATH}` is invalid: {e:#}");
+                publisher
+                    .lock()
+                    .await
+                    .status(
+                        &Phase::Failed {
+                            error: error.clone(),
+                        },
+                        None,
+                    )
+                    .await?;
+                return Ok(Ended::Finished(FinalState::Failed, error));
+            }
+        },
+        Err(_) => Config::default(),
+    };
+    config.target = request.target;
+    config
+        .maven_args
+        .extend(ctx.settings.maven_args.iter().cloned());
+    // The server's JDKs, not paths a repository names.
+    config.jdks = ctx.settings.jdks.clone();
+    let opts = RunOptions {
+        root: workdir.to_path_buf(),
+        config,
+        build: !request.plan_only,
+        dry_run: request.dry_run,
+    };
+    let (stages_tx, mut stages_rx) = mpsc::unbounded_channel();
+    let reporter = {
+        let publisher = publisher.clone();
+        tokio::spawn(async move {
+            while let Some(stage) = stages_rx.recv().await {
+                if let Err(e) = publisher.lock().await.stage(stage).await {
+                    tracing::warn!(error = %e, "cannot report progress");
+                }
+            }
+        })
+    };
+    let mut observer = AppObserver {
+        publisher: publisher.clone(),
+        stages: stages_tx,
+        workdir: workdir.to_path_buf(),
+        force: request.recreate,
+    };
+    let journal = tokio::select! {
+        j = pipeline::run(&opts, &ctx.store, &mut observer) => Some(j?),
+        _ = cancel.wait_for(|c| *c) => None,
+    };
+    drop(observer);
+    let _ = reporter.await;
+    let mut p = publisher.lock().await;
+    let Some(journal) = journal else {
+        p.status(&Phase::Cancelled, None).await?;
+        if let Some((m, i, _)) = p.checkpoint.checks.clone() {
+            for (id, name) in [(m, MIGRATION_CHECK), (i, INVARIANCE_CHECK)] {
+                let mut run = render::check_in_progress(name, &p.run, None, "cancelled", 0);
+                run.status = crate::github::api::CheckStatus::Completed;
+                run.conclusion = Some(crate::github::api::Conclusion::Cancelled);
+                run.actions = render::buttons(false);
+                p.api.update_check(id, &run).await?;
+            }
+        }
+        return Ok(Ended::Finished(FinalState::Cancelled, "cancelled".into()));
+    };
+    let outcome = journal
+        .outcome()
+        .map_or("UNCLASSIFIED", |o| o.outcome.as_str())
+        .to_string();
+    if request.dry_run {
+        let diff = journal
+            .entries
+            .iter()
+            .find_map(|e| match &e.result {
+                StepResult::Written { diff, .. } => Some(diff.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let phase = if request.plan_only {
+            Phase::Plan {
+                estimate: plan_estimate(&journal, &opts.config),
+            }
+        } else {
+            Phase::DryRun { diff }
+        };
+        p.status(&phase, Some(&journal)).await?;
+        return Ok(Ended::Finished(
+            FinalState::Done,
+            format!("{outcome} (dry run)"),
+        ));
+    }
+    p.finish(&journal).await?;
+    Ok(Ended::Finished(
+        FinalState::Done,
+        format!("{outcome} run {}", journal.run_id),
+    ))
+}
+
+/// What a full migration would cost, from a dry run's plan: recipe tasks cost nothing; the
+/// rest would need the LLM tier (bounded by the budgets) or a person.
+fn plan_estimate(journal: &Journal, config: &Config) -> String {
+    let records: Vec<_> = journal.task_records().collect();
+    let recipe = records.iter().filter(|r| r.status.is_done()).count();
+    let rest = records.len() - recipe;
+    format!(
+        "{recipe} of {} tasks by recipes ($0.00, no LLM calls); {rest} would need the LLM tier or a person \
+         (at most {} LLM calls and ${:.2} by this repository's budgets). Builds: 2 Maven runs \
+         (baseline and validation), each capped at {} min.",
+        records.len(),
+        config.budgets.max_llm_calls,
+        config.budgets.max_cost_usd,
+        config.budgets.build_timeout_secs / 60
+    )
+}

@@ -1,0 +1,265 @@
+//! Git working copies: clone with the installation token (given to git through a credentials
+//! callback, never through a URL, a file or a build's environment), commit as the app, and push
+//! the migration branch without ever overwriting commits someone else added.
+
+use std::path::Path;
+
+use anyhow::Context;
+use git2::{
+    BranchType, Cred, FetchOptions, IndexAddOption, Oid, PushOptions, RemoteCallbacks, Repository,
+    Signature, build::RepoBuilder,
+};
+
+use crate::settings::Secret;
+
+pub const BRANCH_PREFIX: &str = "uplift/java-";
+
+pub fn branch_for(target: u32) -> String {
+    format!("{BRANCH_PREFIX}{target}")
+}
+
+/// Who the app commits as.
+#[derive(Debug, Clone)]
+pub struct Author {
+    pub name: String,
+    pub email: String,
+}
+
+impl Author {
+    pub fn for_app(slug: &str) -> Self {
+        Self {
+            name: format!("{slug}[bot]"),
+            email: format!("{slug}[bot]@users.noreply.github.com"),
+        }
+    }
+    fn signature(&self) -> anyhow::Result<Signature<'static>> {
+        Ok(Signature::now(&self.name, &self.email)?)
+    }
+}
+
+/// What is already on the remote migration branch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RemoteBranch {
+    Absent,
+    /// Only the app's commits on top of the default branch.
+    Ours {
+        head: Oid,
+    },
+    /// Someone else added commits (named by short sha and author).
+    Edited {
+        head: Oid,
+        foreign: Vec<String>,
+    },
+}
+
+fn callbacks(token: &Secret) -> RemoteCallbacks<'_> {
+    let mut cb = RemoteCallbacks::new();
+    cb.credentials(move |_url, _user, _allowed| {
+        Cred::userpass_plaintext("x-access-token", token.expose())
+    });
+    cb
+}
+
+/// Clones `url` into `dest` (which must not exist) with every branch of the remote.
+pub fn clone(url: &str, token: &Secret, dest: &Path) -> anyhow::Result<Repository> {
+    let mut fetch = FetchOptions::new();
+    fetch.remote_callbacks(callbacks(token));
+    RepoBuilder::new()
+        .fetch_options(fetch)
+        .clone(url, dest)
+        .with_context(|| format!("cannot clone {}", crate::redact::redact(url)))
+}
+
+pub fn head_sha(repo: &Repository) -> anyhow::Result<Oid> {
+    Ok(repo.head()?.peel_to_commit()?.id())
+}
+
+/// Inspects `origin/<branch>` against the base commit.
+pub fn remote_branch(
+    repo: &Repository,
+    branch: &str,
+    base: Oid,
+    author: &Author,
+) -> anyhow::Result<RemoteBranch> {
+    let Ok(remote) = repo.find_branch(&format!("origin/{branch}"), BranchType::Remote) else {
+        return Ok(RemoteBranch::Absent);
+    };
+    let head = remote.get().peel_to_commit()?.id();
+    let mut walk = repo.revwalk()?;
+    walk.push(head)?;
+    walk.hide(base)?;
+    let mut foreign = Vec::new();
+    for oid in walk {
+        let commit = repo.find_commit(oid?)?;
+        if commit.author().email().ok() != Some(author.email.as_str()) {
+            foreign.push(format!(
+                "{} by {}",
+                &commit.id().to_string()[..8],
+                commit.author().name().unwrap_or("unknown")
+            ));
+        }
+    }
+    Ok(if foreign.is_empty() {
+        RemoteBranch::Ours { head }
+    } else {
+        RemoteBranch::Edited { head, foreign }
+    })
+}
+
+/// Commits every change in the working tree on top of HEAD. None when nothing changed.
+pub fn commit_all(
+    repo: &Repository,
+    message: &str,
+    author: &Author,
+) -> anyhow::Result<Option<Oid>> {
+    let mut index = repo.index()?;
+    index.add_all(["*"], IndexAddOption::DEFAULT, None)?;
+    index.update_all(["*"], None)?;
+    index.write()?;
+    let tree_id = index.write_tree()?;
+    let parent = repo.head()?.peel_to_commit()?;
+    if parent.tree_id() == tree_id {
+        return Ok(None);
+    }
+    let tree = repo.find_tree(tree_id)?;
+    let sig = author.signature()?;
+    let oid = repo.commit(Some("HEAD"), &sig, &sig, message, &tree, &[&parent])?;
+    Ok(Some(oid))
+}
+
+/// True when `a` and `b` hold the same files.
+pub fn same_tree(repo: &Repository, a: Oid, b: Oid) -> anyhow::Result<bool> {
+    Ok(repo.find_commit(a)?.tree_id() == repo.find_commit(b)?.tree_id())
+}
+
+/// Pushes `commit` to `refs/heads/<branch>`. `force` only replaces the app's own commits
+/// (the caller checked [`remote_branch`]). A rejected update is an error: libgit2 reports
+/// rejections through `push_update_reference`, not through `push`'s result.
+pub fn push(
+    repo: &Repository,
+    token: &Secret,
+    branch: &str,
+    commit: Oid,
+    force: bool,
+) -> anyhow::Result<()> {
+    let local = format!("refs/heads/{branch}");
+    repo.reference(&local, commit, true, "uplift: migration branch")?;
+    let mut rejected: Option<String> = None;
+    {
+        let mut cb = callbacks(token);
+        cb.push_update_reference(|refname, status| {
+            if let Some(msg) = status {
+                rejected = Some(format!("{refname}: {msg}"));
+            }
+            Ok(())
+        });
+        let mut opts = PushOptions::new();
+        opts.remote_callbacks(cb);
+        let spec = format!("{}{local}:{local}", if force { "+" } else { "" });
+        repo.find_remote("origin")?
+            .push(&[spec.as_str()], Some(&mut opts))
+            .context("push failed")?;
+    }
+    match rejected {
+        Some(why) => anyhow::bail!("push rejected: {why}"),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig() -> Signature<'static> {
+        Signature::now("Dev", "dev@example.com").unwrap()
+    }
+
+    /// A bare "remote" with one commit on main, and a clone of it.
+    fn setup() -> (tempfile::TempDir, Repository, Oid) {
+        let dir = tempfile::tempdir().unwrap();
+        let seed = Repository::init(dir.path().join("seed")).unwrap();
+        std::fs::write(dir.path().join("seed/a.txt"), "one\n").unwrap();
+        let mut idx = seed.index().unwrap();
+        idx.add_path(Path::new("a.txt")).unwrap();
+        let tree = seed.find_tree(idx.write_tree().unwrap()).unwrap();
+        let base = seed
+            .commit(Some("HEAD"), &sig(), &sig(), "init", &tree, &[])
+            .unwrap();
+        let bare = dir.path().join("remote.git");
+        Repository::init_bare(&bare).unwrap();
+        seed.remote("origin", bare.to_str().unwrap()).unwrap();
+        let head = seed.head().unwrap().name().unwrap().to_string();
+        seed.find_remote("origin")
+            .unwrap()
+            .push(&[format!("{head}:{head}")], None)
+            .unwrap();
+        let clone = super::clone(
+            bare.to_str().unwrap(),
+            &Secret::new("t"),
+            &dir.path().join("work"),
+        )
+        .unwrap();
+        (dir, clone, base)
+    }
+
+    #[test]
+    fn commit_push_and_detect_foreign_commits() {
+        let (dir, repo, base) = setup();
+        let app = Author::for_app("uplift");
+        let token = Secret::new("t");
+        assert_eq!(
+            remote_branch(&repo, "uplift/java-17", base, &app).unwrap(),
+            RemoteBranch::Absent
+        );
+        assert_eq!(commit_all(&repo, "nothing", &app).unwrap(), None);
+        std::fs::write(dir.path().join("work/a.txt"), "two\n").unwrap();
+        let ours = commit_all(&repo, "migrate", &app).unwrap().unwrap();
+        push(&repo, &token, "uplift/java-17", ours, false).unwrap();
+
+        // A second clone sees the branch as ours; a human commit on it makes it edited.
+        let other = super::clone(
+            dir.path().join("remote.git").to_str().unwrap(),
+            &token,
+            &dir.path().join("other"),
+        )
+        .unwrap();
+        assert_eq!(
+            remote_branch(&other, "uplift/java-17", base, &app).unwrap(),
+            RemoteBranch::Ours { head: ours }
+        );
+        let parent = other.find_commit(ours).unwrap();
+        let human = other
+            .commit(
+                None,
+                &sig(),
+                &sig(),
+                "tweak",
+                &parent.tree().unwrap(),
+                &[&parent],
+            )
+            .unwrap();
+        push(&other, &token, "uplift/java-17", human, false).unwrap();
+
+        // The first clone's stale view: a non-force push of a divergent commit is rejected.
+        std::fs::write(dir.path().join("work/a.txt"), "three\n").unwrap();
+        let diverged = commit_all(&repo, "again", &app).unwrap().unwrap();
+        let err = push(&repo, &token, "uplift/java-17", diverged, false).unwrap_err();
+        assert!(
+            err.to_string().contains("rejected") || err.to_string().contains("push"),
+            "{err}"
+        );
+
+        let fresh = super::clone(
+            dir.path().join("remote.git").to_str().unwrap(),
+            &token,
+            &dir.path().join("fresh"),
+        )
+        .unwrap();
+        match remote_branch(&fresh, "uplift/java-17", base, &app).unwrap() {
+            RemoteBranch::Edited { foreign, .. } => {
+                assert!(foreign[0].contains("Dev"), "{foreign:?}")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
