@@ -66,7 +66,7 @@ pub enum Enqueued {
     /// The idempotency key was seen before.
     Duplicate,
     /// Another migration of this repository and target is queued or running.
-    Busy(JobRow),
+    Busy(Box<JobRow>),
 }
 
 /// What a heartbeat learned.
@@ -167,7 +167,7 @@ impl Store {
             && job.kind == JobKind::Migrate
             && let Some(active) = self.active_migration(&job.repo, job.target).await?
         {
-            return Ok(Enqueued::Busy(active));
+            return Ok(Enqueued::Busy(Box::new(active)));
         }
         Ok(Enqueued::Duplicate)
     }

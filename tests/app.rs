@@ -1,0 +1,434 @@
+//! The GitHub App end to end: signed webhooks into the real server, the real queue (SQLite),
+//! real clones and pushes against bare repositories, real offline Maven builds, and a stateful
+//! fake GitHub (tests/support/fake_github.rs) whose state the assertions read.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::fake_github::{FakeGitHub, State};
+use support::payloads;
+use tokio::sync::{Notify, watch};
+use uplift::settings::{Secret, Settings};
+use uplift::store::Store;
+
+const SECRET: &str = "test-webhook-secret";
+const APP_ID: u64 = 4242;
+const SLUG: &str = "uplift";
+const REPO: &str = "acme/calc";
+const INSTALLATION: u64 = 77;
+
+fn manifest(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
+
+/// A fixture project with the offline catalog as its `.github/uplift.yml`.
+fn project(dir: &Path, fixture: &str) -> PathBuf {
+    let dest = dir.join("source");
+    copy_dir(&manifest("tests/fixtures").join(fixture), &dest);
+    std::fs::create_dir_all(dest.join(".github")).unwrap();
+    std::fs::copy(manifest("tests/support/offline.yml"), dest.join(".github/uplift.yml")).unwrap();
+    dest
+}
+
+/// Offline Maven against Debian's repository; tests run in-JVM (no forks to clean up).
+fn maven_args() -> Vec<String> {
+    vec![
+        "-s".into(),
+        manifest("tests/support/maven-settings-offline.xml").display().to_string(),
+        "-DforkCount=0".into(),
+    ]
+}
+
+fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
+    Settings {
+        app_id: APP_ID,
+        app_slug: SLUG.into(),
+        private_key: Secret::new(std::fs::read_to_string(manifest("tests/support/app-key.pem")).unwrap()),
+        webhook_secret: Secret::new(SECRET),
+        api_url: fake.url.clone(),
+        database_url: format!("sqlite://{}?mode=rwc", dir.join("app.db").display()),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        workers: 1,
+        installation_concurrency: 2,
+        lease: Duration::from_secs(30),
+        max_attempts: 3,
+        mutation_spacing: Duration::ZERO,
+        work_dir: dir.join("work"),
+        jdks: Default::default(),
+        maven_args: maven_args(),
+        json_logs: false,
+    }
+}
+
+struct App {
+    fake: FakeGitHub,
+    url: String,
+    store: Store,
+    dir: tempfile::TempDir,
+    stop: watch::Sender<bool>,
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        let _ = self.stop.send(true);
+    }
+}
+
+/// The fake GitHub with one installation, one repository from `fixture`, issue #1, and a
+/// collaborator `dev` with write access; the app server on a free port, with or without an
+/// in-process worker.
+async fn start(fixture: &str, with_worker: bool) -> App {
+    let dir = tempfile::tempdir().unwrap();
+    let public = std::fs::read(manifest("tests/support/app-key.pub.pem")).unwrap();
+    let fake = FakeGitHub::start(APP_ID, SLUG, &public).await;
+    fake.add_installation(INSTALLATION, "acme");
+    let source = project(dir.path(), fixture);
+    fake.add_repo(INSTALLATION, REPO, &source);
+    fake.add_issue(REPO, 1, "Move to Java 17");
+    fake.set_permission(REPO, "dev", "write");
+    fake.set_permission(REPO, "reader", "read");
+    let settings = Arc::new(settings(&fake, dir.path()));
+    let store = Store::connect(&settings.database_url).await.unwrap();
+    let wake = Arc::new(Notify::new());
+    let (stop, stop_rx) = watch::channel(false);
+    if with_worker {
+        let ctx = uplift::worker::Context {
+            store: store.clone(),
+            github: uplift::github::GitHub::new(&settings).unwrap(),
+            settings: settings.clone(),
+            wake: wake.clone(),
+        };
+        tokio::spawn(uplift::worker::run(ctx, stop_rx.clone()));
+    }
+    let state = uplift::server::AppState {
+        store: store.clone(),
+        webhook_secret: settings.webhook_secret.clone(),
+        slug: SLUG.into(),
+        max_attempts: 3,
+        wake,
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, uplift::server::router(state)).await });
+    App { fake, url, store, dir, stop }
+}
+
+impl App {
+    async fn deliver(&self, event: &str, delivery: &str, payload: &Value, signature: Option<String>) -> u16 {
+        let body = serde_json::to_vec(payload).unwrap();
+        let sig = signature.unwrap_or_else(|| payloads::sign(SECRET, &body));
+        reqwest::Client::new()
+            .post(format!("{}/webhook", self.url))
+            .header("x-github-event", event)
+            .header("x-github-delivery", delivery)
+            .header("x-hub-signature-256", sig)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    }
+
+    /// A human comment on issue #1 and its webhook.
+    async fn command(&self, user: &str, association: &str, body: &str) -> u64 {
+        let id = self.fake.add_comment(REPO, 1, user, body);
+        let payload = payloads::issue_comment_created(
+            INSTALLATION, REPO, 1, false, id, user, "User", association, body,
+        );
+        assert_eq!(self.deliver("issue_comment", &format!("d-{id}"), &payload, None).await, 202);
+        id
+    }
+
+    async fn wait_for(&self, what: &str, secs: u64, done: impl Fn(&State) -> bool) -> State {
+        let start = Instant::now();
+        loop {
+            let state = self.fake.state();
+            if done(&state) {
+                return state;
+            }
+            assert!(start.elapsed() < Duration::from_secs(secs), "timed out waiting for {what}: {state:#?}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    async fn migrate_jobs(&self) -> Vec<uplift::store::jobs::JobRow> {
+        self.store.migrations(REPO, 10).await.unwrap()
+    }
+}
+
+fn reactions(state: &State, comment: u64) -> Vec<String> {
+    state.reactions.iter().filter(|r| r.comment_id == comment).map(|r| r.content.clone()).collect()
+}
+
+fn bot_comments(state: &State) -> Vec<&support::fake_github::Comment> {
+    state.comments.iter().filter(|c| c.user == format!("{SLUG}[bot]")).collect()
+}
+
+/// Commits on `branch` of the bare repository that are not on main, newest first.
+fn branch_commits(bare: &Path, branch: &str) -> Vec<(String, String)> {
+    let repo = git2::Repository::open_bare(bare).unwrap();
+    let Ok(head) = repo.refname_to_id(&format!("refs/heads/{branch}")) else {
+        return Vec::new();
+    };
+    let mut walk = repo.revwalk().unwrap();
+    walk.push(head).unwrap();
+    walk.hide(repo.refname_to_id("refs/heads/main").unwrap()).unwrap();
+    walk.map(|oid| {
+        let c = repo.find_commit(oid.unwrap()).unwrap();
+        (c.id().to_string(), c.author().name().unwrap_or("").to_string())
+    })
+    .collect()
+}
+
+fn file_on_branch(bare: &Path, branch: &str, path: &str) -> String {
+    let repo = git2::Repository::open_bare(bare).unwrap();
+    let commit = repo.find_reference(&format!("refs/heads/{branch}")).unwrap().peel_to_commit().unwrap();
+    let blob = commit.tree().unwrap().get_path(Path::new(path)).unwrap().to_object(&repo).unwrap();
+    String::from_utf8(blob.as_blob().unwrap().content().to_vec()).unwrap()
+}
+
+fn bare_path(state: &State) -> PathBuf {
+    state.repos.iter().find(|r| r.full_name == REPO).unwrap().bare_path.clone()
+}
+
+/// The whole happy path: command -> job -> clone -> Maven baseline -> recipes -> push -> PR ->
+/// validation -> both checks green, status comment final, reactions present.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn migrate_command_opens_a_pr_with_green_checks() {
+    let app = start("single-junit4", true).await;
+    let comment = app.command("dev", "MEMBER", "@uplift migrate --target 17").await;
+    let state = app
+        .wait_for("the migration to finish", 600, |s| {
+            s.check_runs.len() == 2 && s.check_runs.iter().all(|c| c.status == "completed")
+                && bot_comments(s).iter().any(|c| c.body.contains("Pull request:"))
+        })
+        .await;
+
+    assert_eq!(reactions(&state, comment), ["eyes", "rocket"]);
+    let pr = state.pulls.iter().find(|p| p.repo == REPO).expect("a pull request");
+    assert_eq!((pr.head_ref.as_str(), pr.base_ref.as_str()), ("uplift/java-17", "main"));
+    let body = pr.body.clone().unwrap();
+    assert!(body.contains("SUCCESS"), "{body}");
+    assert!(body.contains("| Java | 1.8 |") || body.contains("| Java | 8 |"), "{body}");
+    assert!(body.contains("<!-- uplift:state"), "{body}");
+    assert!(body.contains("Commands"), "{body}");
+
+    for name in ["uplift/migration", "uplift/test-invariance"] {
+        let check = state.check_runs.iter().find(|c| c.name == name).unwrap();
+        assert_eq!(check.conclusion.as_deref(), Some("success"), "{check:#?}");
+        assert_eq!(check.head_sha, pr.head_sha, "checks sit on the PR head");
+        let statuses: Vec<_> = check.history.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(statuses.first(), Some(&"queued"), "{statuses:?}");
+        assert!(statuses.contains(&"in_progress"), "{statuses:?}");
+        assert_eq!(statuses.last(), Some(&"completed"), "{statuses:?}");
+    }
+    let migration = state.check_runs.iter().find(|c| c.name == "uplift/migration").unwrap();
+    assert!(
+        migration.annotations.iter().any(|a| a.path.ends_with("Test.java")),
+        "converted test files are annotated: {:?}",
+        migration.annotations
+    );
+
+    let status: Vec<_> = bot_comments(&state);
+    assert_eq!(status.len(), 1, "one status comment, edited in place");
+    assert!(status[0].edits > 0);
+    assert!(status[0].body.contains("SUCCESS") && status[0].body.contains("invariant"), "{}", status[0].body);
+
+    let bare = bare_path(&state);
+    let commits = branch_commits(&bare, "uplift/java-17");
+    assert_eq!(commits.len(), 1, "{commits:?}");
+    assert_eq!(commits[0].1, "uplift[bot]");
+    let pom = file_on_branch(&bare, "uplift/java-17", "pom.xml");
+    assert!(pom.contains("17"), "{pom}");
+    assert!(pom.contains("junit-jupiter"), "{pom}");
+
+    let jobs = app.migrate_jobs().await;
+    assert_eq!(jobs.len(), 1);
+    assert_eq!(jobs[0].state, "done");
+    assert!(state.unrouted().is_empty(), "calls the fake does not implement: {:?}", state.unrouted());
+    // Tokens were scoped to the one repository.
+    assert!(state.tokens.iter().all(|t| t.repositories == vec!["calc".to_string()]), "{:?}", state.tokens);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_signatures_are_rejected_and_record_nothing() {
+    let app = start("single-junit4", false).await;
+    let payload = payloads::issue_comment_created(
+        INSTALLATION, REPO, 1, false, 5, "dev", "User", "MEMBER", "@uplift migrate",
+    );
+    assert_eq!(app.deliver("issue_comment", "d-1", &payload, Some("sha256=00".into())).await, 401);
+    assert_eq!(app.deliver("issue_comment", "d-2", &payload, Some(String::new())).await, 401);
+    let wrong = payloads::sign("another-secret", &serde_json::to_vec(&payload).unwrap());
+    assert_eq!(app.deliver("issue_comment", "d-3", &payload, Some(wrong)).await, 401);
+    assert!(app.store.job_counts().await.unwrap().is_empty());
+    // A correctly signed but malformed payload is a clear 400, also recording nothing.
+    assert_eq!(app.deliver("issue_comment", "d-4", &serde_json::json!({"action": "created"}), None).await, 400);
+    assert!(app.store.job_counts().await.unwrap().is_empty());
+    // Events Uplift does not handle are acknowledged and ignored; ping is answered.
+    assert_eq!(app.deliver("star", "d-5", &serde_json::json!({"action": "created"}), None).await, 200);
+    assert_eq!(app.deliver("ping", "d-6", &payloads::ping(1), None).await, 200);
+    assert!(app.store.job_counts().await.unwrap().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redelivered_webhook_is_processed_once() {
+    let app = start("single-junit4", true).await;
+    let id = app.fake.add_comment(REPO, 1, "dev", "@uplift help");
+    let payload = payloads::issue_comment_created(INSTALLATION, REPO, 1, false, id, "dev", "User", "MEMBER", "@uplift help");
+    assert_eq!(app.deliver("issue_comment", "same", &payload, None).await, 202);
+    assert_eq!(app.deliver("issue_comment", "same", &payload, None).await, 200);
+    let state = app.wait_for("the help reply", 30, |s| !bot_comments(s).is_empty()).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let state2 = app.fake.state();
+    assert_eq!(bot_comments(&state2).len(), 1, "{:?}", bot_comments(&state2));
+    assert!(bot_comments(&state)[0].body.contains("@uplift migrate"));
+    assert_eq!(reactions(&state2, id), ["eyes"]);
+    let events: i64 = app.store.job_counts().await.unwrap().iter().filter(|(k, _, _)| k == "event").map(|(_, _, n)| n).sum();
+    assert_eq!(events, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_from_users_without_write_access_are_denied() {
+    let app = start("single-junit4", true).await;
+    // A collaborator with read access: the permission API says no.
+    let reader = app.command("reader", "CONTRIBUTOR", "@uplift migrate").await;
+    // A stranger: rejected by association, without asking the permission API.
+    let stranger = app.command("stranger", "NONE", "@uplift migrate").await;
+    let state = app
+        .wait_for("both denials", 30, |s| {
+            reactions(s, reader).contains(&"confused".to_string())
+                && reactions(s, stranger).contains(&"confused".to_string())
+        })
+        .await;
+    assert_eq!(bot_comments(&state).len(), 2);
+    assert!(bot_comments(&state).iter().all(|c| c.body.contains("write access")));
+    assert!(app.migrate_jobs().await.is_empty(), "no migration job");
+    let asked: Vec<_> = state.requests.iter().filter(|r| r.path.contains("/permission")).collect();
+    assert!(asked.iter().all(|r| r.path.contains("/reader/")), "{asked:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_verbs_and_bad_arguments_are_answered() {
+    let app = start("single-junit4", true).await;
+    let unknown = app.command("dev", "MEMBER", "@uplift frobnicate").await;
+    let bad = app.command("dev", "MEMBER", "/uplift migrate --target 11").await;
+    let state = app
+        .wait_for("the replies", 30, |s| bot_comments(s).len() == 2)
+        .await;
+    assert!(reactions(&state, unknown).contains(&"confused".to_string()));
+    assert!(reactions(&state, bad).contains(&"confused".to_string()));
+    let texts: Vec<_> = bot_comments(&state).iter().map(|c| c.body.clone()).collect();
+    assert!(texts.iter().any(|t| t.contains("unknown command `frobnicate`") && t.contains("@uplift plan")), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("--target must be 17 or 21")), "{texts:?}");
+    assert!(app.migrate_jobs().await.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn config_pushes_are_validated_on_a_check_run() {
+    let app = start("single-junit4", true).await;
+    let bare = bare_path(&app.fake.state());
+    // Commit an invalid config straight into the bare repository, then announce the push.
+    let repo = git2::Repository::open_bare(&bare).unwrap();
+    let main = repo.find_reference("refs/heads/main").unwrap().peel_to_commit().unwrap();
+    let blob = repo.blob(b"target: 11\nbogus_key: 1\n").unwrap();
+    let mut github_dir = git2::TreeBuilder::from(repo.treebuilder(None).unwrap());
+    github_dir.insert("uplift.yml", blob, 0o100644).unwrap();
+    let github_tree = github_dir.write().unwrap();
+    let mut root = repo.treebuilder(Some(&main.tree().unwrap())).unwrap();
+    root.insert(".github", github_tree, 0o040000).unwrap();
+    let tree = repo.find_tree(root.write().unwrap()).unwrap();
+    let sig = git2::Signature::now("Dev", "dev@example.com").unwrap();
+    let after = repo.commit(Some("refs/heads/main"), &sig, &sig, "config", &tree, &[&main]).unwrap();
+    let payload = payloads::push(INSTALLATION, REPO, "refs/heads/main", &main.id().to_string(), &after.to_string(), &[".github/uplift.yml"]);
+    assert_eq!(app.deliver("push", "push-1", &payload, None).await, 202);
+    let state = app.wait_for("the config check", 30, |s| s.check_runs.iter().any(|c| c.name == "uplift/config")).await;
+    let check = state.check_runs.iter().find(|c| c.name == "uplift/config").unwrap();
+    assert_eq!(check.conclusion.as_deref(), Some("failure"));
+    assert_eq!(check.head_sha, after.to_string());
+    assert!(check.summary.as_deref().unwrap().contains("bogus_key"), "{check:#?}");
+    assert!(app.migrate_jobs().await.is_empty(), "an invalid config proposes nothing");
+}
+
+struct Worker(Child);
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn_worker(app: &App) -> Worker {
+    let s = settings(&app.fake, app.dir.path());
+    let child = Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .arg("worker")
+        .env("UPLIFT_APP_ID", APP_ID.to_string())
+        .env("UPLIFT_APP_SLUG", SLUG)
+        .env("UPLIFT_PRIVATE_KEY_PATH", manifest("tests/support/app-key.pem"))
+        .env("UPLIFT_WEBHOOK_SECRET", SECRET)
+        .env("UPLIFT_GITHUB_API_URL", &app.fake.url)
+        .env("DATABASE_URL", &s.database_url)
+        .env("UPLIFT_WORK_DIR", &s.work_dir)
+        .env("UPLIFT_LEASE_SECS", "3")
+        .env("UPLIFT_MUTATION_SPACING_MS", "0")
+        .env("UPLIFT_MAVEN_ARGS", maven_args().join(" "))
+        .spawn()
+        .unwrap();
+    Worker(child)
+}
+
+/// A worker process killed (SIGKILL) after it pushed: the lease expires, a new worker claims the
+/// job, redoes the run, finds the same tree already pushed, and completes without a second push.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_killed_worker_is_replaced_and_nothing_is_pushed_twice() {
+    let app = start("single-junit4", false).await;
+    let bare = bare_path(&app.fake.state());
+    let mut first = spawn_worker(&app);
+    app.command("dev", "MEMBER", "@uplift migrate --target 17").await;
+    app.wait_for("the branch push", 600, |s| !s.pulls.is_empty()).await;
+    let pushed = branch_commits(&bare, "uplift/java-17");
+    assert_eq!(pushed.len(), 1);
+    first.0.kill().unwrap();
+    first.0.wait().unwrap();
+    assert_eq!(app.migrate_jobs().await[0].state, "running", "killed mid-job");
+
+    let _second = spawn_worker(&app);
+    let state = app
+        .wait_for("the restarted job to finish", 600, |s| {
+            s.check_runs.len() >= 2 && s.check_runs.iter().all(|c| c.status == "completed")
+        })
+        .await;
+    let jobs = app.migrate_jobs().await;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut jobs = jobs;
+    while jobs[0].state != "done" && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        jobs = app.migrate_jobs().await;
+    }
+    assert_eq!(jobs[0].state, "done", "{:?}", jobs[0]);
+    assert_eq!(jobs[0].attempts, 2);
+    assert_eq!(branch_commits(&bare, "uplift/java-17"), pushed, "the same single commit");
+    assert_eq!(state.pulls.len(), 1);
+    assert_eq!(state.check_runs.len(), 2, "the first attempt's checks were reused");
+    assert!(state.check_runs.iter().all(|c| c.conclusion.as_deref() == Some("success")), "{:#?}", state.check_runs);
+    assert_eq!(bot_comments(&state).len(), 1, "one status comment across both attempts");
+}
