@@ -44,7 +44,11 @@ fn project(dir: &Path, fixture: &str) -> PathBuf {
     let dest = dir.join("source");
     copy_dir(&manifest("tests/fixtures").join(fixture), &dest);
     std::fs::create_dir_all(dest.join(".github")).unwrap();
-    std::fs::copy(manifest("tests/support/offline.yml"), dest.join(".github/uplift.yml")).unwrap();
+    std::fs::copy(
+        manifest("tests/support/offline.yml"),
+        dest.join(".github/uplift.yml"),
+    )
+    .unwrap();
     dest
 }
 
@@ -52,7 +56,9 @@ fn project(dir: &Path, fixture: &str) -> PathBuf {
 fn maven_args() -> Vec<String> {
     vec![
         "-s".into(),
-        manifest("tests/support/maven-settings-offline.xml").display().to_string(),
+        manifest("tests/support/maven-settings-offline.xml")
+            .display()
+            .to_string(),
         "-DforkCount=0".into(),
     ]
 }
@@ -61,7 +67,9 @@ fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
     Settings {
         app_id: APP_ID,
         app_slug: SLUG.into(),
-        private_key: Secret::new(std::fs::read_to_string(manifest("tests/support/app-key.pem")).unwrap()),
+        private_key: Secret::new(
+            std::fs::read_to_string(manifest("tests/support/app-key.pem")).unwrap(),
+        ),
         webhook_secret: Secret::new(SECRET),
         api_url: fake.url.clone(),
         database_url: format!("sqlite://{}?mode=rwc", dir.join("app.db").display()),
@@ -128,11 +136,23 @@ async fn start(fixture: &str, with_worker: bool) -> App {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, uplift::server::router(state)).await });
-    App { fake, url, store, dir, stop }
+    App {
+        fake,
+        url,
+        store,
+        dir,
+        stop,
+    }
 }
 
 impl App {
-    async fn deliver(&self, event: &str, delivery: &str, payload: &Value, signature: Option<String>) -> u16 {
+    async fn deliver(
+        &self,
+        event: &str,
+        delivery: &str,
+        payload: &Value,
+        signature: Option<String>,
+    ) -> u16 {
         let body = serde_json::to_vec(payload).unwrap();
         let sig = signature.unwrap_or_else(|| payloads::sign(SECRET, &body));
         reqwest::Client::new()
@@ -153,9 +173,21 @@ impl App {
     async fn command(&self, user: &str, association: &str, body: &str) -> u64 {
         let id = self.fake.add_comment(REPO, 1, user, body);
         let payload = payloads::issue_comment_created(
-            INSTALLATION, REPO, 1, false, id, user, "User", association, body,
+            INSTALLATION,
+            REPO,
+            1,
+            false,
+            id,
+            user,
+            "User",
+            association,
+            body,
         );
-        assert_eq!(self.deliver("issue_comment", &format!("d-{id}"), &payload, None).await, 202);
+        assert_eq!(
+            self.deliver("issue_comment", &format!("d-{id}"), &payload, None)
+                .await,
+            202
+        );
         id
     }
 
@@ -166,7 +198,10 @@ impl App {
             if done(&state) {
                 return state;
             }
-            assert!(start.elapsed() < Duration::from_secs(secs), "timed out waiting for {what}: {state:#?}");
+            assert!(
+                start.elapsed() < Duration::from_secs(secs),
+                "timed out waiting for {what}: {state:#?}"
+            );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
@@ -189,11 +224,20 @@ impl App {
 }
 
 fn reactions(state: &State, comment: u64) -> Vec<String> {
-    state.reactions.iter().filter(|r| r.comment_id == comment).map(|r| r.content.clone()).collect()
+    state
+        .reactions
+        .iter()
+        .filter(|r| r.comment_id == comment)
+        .map(|r| r.content.clone())
+        .collect()
 }
 
 fn bot_comments(state: &State) -> Vec<&support::fake_github::Comment> {
-    state.comments.iter().filter(|c| c.user == format!("{SLUG}[bot]")).collect()
+    state
+        .comments
+        .iter()
+        .filter(|c| c.user == format!("{SLUG}[bot]"))
+        .collect()
 }
 
 /// Commits on `branch` of the bare repository that are not on main, newest first.
@@ -204,23 +248,43 @@ fn branch_commits(bare: &Path, branch: &str) -> Vec<(String, String)> {
     };
     let mut walk = repo.revwalk().unwrap();
     walk.push(head).unwrap();
-    walk.hide(repo.refname_to_id("refs/heads/main").unwrap()).unwrap();
+    walk.hide(repo.refname_to_id("refs/heads/main").unwrap())
+        .unwrap();
     walk.map(|oid| {
         let c = repo.find_commit(oid.unwrap()).unwrap();
-        (c.id().to_string(), c.author().name().unwrap_or("").to_string())
+        (
+            c.id().to_string(),
+            c.author().name().unwrap_or("").to_string(),
+        )
     })
     .collect()
 }
 
 fn file_on_branch(bare: &Path, branch: &str, path: &str) -> String {
     let repo = git2::Repository::open_bare(bare).unwrap();
-    let commit = repo.find_reference(&format!("refs/heads/{branch}")).unwrap().peel_to_commit().unwrap();
-    let blob = commit.tree().unwrap().get_path(Path::new(path)).unwrap().to_object(&repo).unwrap();
+    let commit = repo
+        .find_reference(&format!("refs/heads/{branch}"))
+        .unwrap()
+        .peel_to_commit()
+        .unwrap();
+    let blob = commit
+        .tree()
+        .unwrap()
+        .get_path(Path::new(path))
+        .unwrap()
+        .to_object(&repo)
+        .unwrap();
     String::from_utf8(blob.as_blob().unwrap().content().to_vec()).unwrap()
 }
 
 fn bare_path(state: &State) -> PathBuf {
-    state.repos.iter().find(|r| r.full_name == REPO).unwrap().bare_path.clone()
+    state
+        .repos
+        .iter()
+        .find(|r| r.full_name == REPO)
+        .unwrap()
+        .bare_path
+        .clone()
 }
 
 /// The whole happy path: command -> job -> clone -> Maven baseline -> recipes -> push -> PR ->
@@ -228,20 +292,35 @@ fn bare_path(state: &State) -> PathBuf {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn migrate_command_opens_a_pr_with_green_checks() {
     let app = start("single-junit4", true).await;
-    let comment = app.command("dev", "MEMBER", "@uplift migrate --target 17").await;
+    let comment = app
+        .command("dev", "MEMBER", "@uplift migrate --target 17")
+        .await;
     let state = app
         .wait_for("the migration to finish", 600, |s| {
-            s.check_runs.len() == 2 && s.check_runs.iter().all(|c| c.status == "completed")
-                && bot_comments(s).iter().any(|c| c.body.contains("Pull request:"))
+            s.check_runs.len() == 2
+                && s.check_runs.iter().all(|c| c.status == "completed")
+                && bot_comments(s)
+                    .iter()
+                    .any(|c| c.body.contains("Pull request:"))
         })
         .await;
 
     assert_eq!(reactions(&state, comment), ["eyes", "rocket"]);
-    let pr = state.pulls.iter().find(|p| p.repo == REPO).expect("a pull request");
-    assert_eq!((pr.head_ref.as_str(), pr.base_ref.as_str()), ("uplift/java-17", "main"));
+    let pr = state
+        .pulls
+        .iter()
+        .find(|p| p.repo == REPO)
+        .expect("a pull request");
+    assert_eq!(
+        (pr.head_ref.as_str(), pr.base_ref.as_str()),
+        ("uplift/java-17", "main")
+    );
     let body = pr.body.clone().unwrap();
     assert!(body.contains("SUCCESS"), "{body}");
-    assert!(body.contains("| Java | 1.8 |") || body.contains("| Java | 8 |"), "{body}");
+    assert!(
+        body.contains("| Java | 1.8 |") || body.contains("| Java | 8 |"),
+        "{body}"
+    );
     assert!(body.contains("<!-- uplift:state"), "{body}");
     assert!(body.contains("Commands"), "{body}");
 
@@ -254,9 +333,16 @@ async fn migrate_command_opens_a_pr_with_green_checks() {
         assert!(statuses.contains(&"in_progress"), "{statuses:?}");
         assert_eq!(statuses.last(), Some(&"completed"), "{statuses:?}");
     }
-    let migration = state.check_runs.iter().find(|c| c.name == "uplift/migration").unwrap();
+    let migration = state
+        .check_runs
+        .iter()
+        .find(|c| c.name == "uplift/migration")
+        .unwrap();
     assert!(
-        migration.annotations.iter().any(|a| a.path.ends_with("Test.java")),
+        migration
+            .annotations
+            .iter()
+            .any(|a| a.path.ends_with("Test.java")),
         "converted test files are annotated: {:?}",
         migration.annotations
     );
@@ -264,7 +350,11 @@ async fn migrate_command_opens_a_pr_with_green_checks() {
     let status: Vec<_> = bot_comments(&state);
     assert_eq!(status.len(), 1, "one status comment, edited in place");
     assert!(status[0].edits > 0);
-    assert!(status[0].body.contains("SUCCESS") && status[0].body.contains("invariant"), "{}", status[0].body);
+    assert!(
+        status[0].body.contains("SUCCESS") && status[0].body.contains("invariant"),
+        "{}",
+        status[0].body
+    );
 
     let bare = bare_path(&state);
     let commits = branch_commits(&bare, "uplift/java-17");
@@ -276,28 +366,80 @@ async fn migrate_command_opens_a_pr_with_green_checks() {
 
     assert_eq!(app.migrate_jobs().await.len(), 1);
     assert_eq!(app.finished_job().await.state, "done");
-    assert!(state.unrouted().is_empty(), "calls the fake does not implement: {:?}", state.unrouted());
+    assert!(
+        state.unrouted().is_empty(),
+        "calls the fake does not implement: {:?}",
+        state.unrouted()
+    );
     // Tokens were scoped to the one repository.
-    assert!(state.tokens.iter().all(|t| t.repositories == Some(vec![REPO.to_string()])), "{:?}", state.tokens);
+    assert!(
+        state
+            .tokens
+            .iter()
+            .all(|t| t.repositories == Some(vec![REPO.to_string()])),
+        "{:?}",
+        state.tokens
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_signatures_are_rejected_and_record_nothing() {
     let app = start("single-junit4", false).await;
     let payload = payloads::issue_comment_created(
-        INSTALLATION, REPO, 1, false, 5, "dev", "User", "MEMBER", "@uplift migrate",
+        INSTALLATION,
+        REPO,
+        1,
+        false,
+        5,
+        "dev",
+        "User",
+        "MEMBER",
+        "@uplift migrate",
     );
-    assert_eq!(app.deliver("issue_comment", "d-1", &payload, Some("sha256=00".into())).await, 401);
-    assert_eq!(app.deliver("issue_comment", "d-2", &payload, Some(String::new())).await, 401);
+    assert_eq!(
+        app.deliver("issue_comment", "d-1", &payload, Some("sha256=00".into()))
+            .await,
+        401
+    );
+    assert_eq!(
+        app.deliver("issue_comment", "d-2", &payload, Some(String::new()))
+            .await,
+        401
+    );
     let wrong = payloads::sign("another-secret", &serde_json::to_vec(&payload).unwrap());
-    assert_eq!(app.deliver("issue_comment", "d-3", &payload, Some(wrong)).await, 401);
+    assert_eq!(
+        app.deliver("issue_comment", "d-3", &payload, Some(wrong))
+            .await,
+        401
+    );
     assert!(app.store.job_counts().await.unwrap().is_empty());
     // A correctly signed but malformed payload is a clear 400, also recording nothing.
-    assert_eq!(app.deliver("issue_comment", "d-4", &serde_json::json!({"action": "created"}), None).await, 400);
+    assert_eq!(
+        app.deliver(
+            "issue_comment",
+            "d-4",
+            &serde_json::json!({"action": "created"}),
+            None
+        )
+        .await,
+        400
+    );
     assert!(app.store.job_counts().await.unwrap().is_empty());
     // Events Uplift does not handle are acknowledged and ignored; ping is answered.
-    assert_eq!(app.deliver("star", "d-5", &serde_json::json!({"action": "created"}), None).await, 200);
-    assert_eq!(app.deliver("ping", "d-6", &payloads::ping(1), None).await, 200);
+    assert_eq!(
+        app.deliver(
+            "star",
+            "d-5",
+            &serde_json::json!({"action": "created"}),
+            None
+        )
+        .await,
+        200
+    );
+    assert_eq!(
+        app.deliver("ping", "d-6", &payloads::ping(1), None).await,
+        200
+    );
     assert!(app.store.job_counts().await.unwrap().is_empty());
 }
 
@@ -305,16 +447,47 @@ async fn bad_signatures_are_rejected_and_record_nothing() {
 async fn a_redelivered_webhook_is_processed_once() {
     let app = start("single-junit4", true).await;
     let id = app.fake.add_comment(REPO, 1, "dev", "@uplift help");
-    let payload = payloads::issue_comment_created(INSTALLATION, REPO, 1, false, id, "dev", "User", "MEMBER", "@uplift help");
-    assert_eq!(app.deliver("issue_comment", "same", &payload, None).await, 202);
-    assert_eq!(app.deliver("issue_comment", "same", &payload, None).await, 200);
-    let state = app.wait_for("the help reply", 30, |s| !bot_comments(s).is_empty()).await;
+    let payload = payloads::issue_comment_created(
+        INSTALLATION,
+        REPO,
+        1,
+        false,
+        id,
+        "dev",
+        "User",
+        "MEMBER",
+        "@uplift help",
+    );
+    assert_eq!(
+        app.deliver("issue_comment", "same", &payload, None).await,
+        202
+    );
+    assert_eq!(
+        app.deliver("issue_comment", "same", &payload, None).await,
+        200
+    );
+    let state = app
+        .wait_for("the help reply", 30, |s| !bot_comments(s).is_empty())
+        .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let state2 = app.fake.state();
-    assert_eq!(bot_comments(&state2).len(), 1, "{:?}", bot_comments(&state2));
+    assert_eq!(
+        bot_comments(&state2).len(),
+        1,
+        "{:?}",
+        bot_comments(&state2)
+    );
     assert!(bot_comments(&state)[0].body.contains("@uplift migrate"));
     assert_eq!(reactions(&state2, id), ["eyes"]);
-    let events: i64 = app.store.job_counts().await.unwrap().iter().filter(|(k, _, _)| k == "event").map(|(_, _, n)| n).sum();
+    let events: i64 = app
+        .store
+        .job_counts()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|(k, _, _)| k == "event")
+        .map(|(_, _, n)| n)
+        .sum();
     assert_eq!(events, 1);
 }
 
@@ -322,7 +495,9 @@ async fn a_redelivered_webhook_is_processed_once() {
 async fn commands_from_users_without_write_access_are_denied() {
     let app = start("single-junit4", true).await;
     // A collaborator with read access: the permission API says no.
-    let reader = app.command("reader", "CONTRIBUTOR", "@uplift migrate").await;
+    let reader = app
+        .command("reader", "CONTRIBUTOR", "@uplift migrate")
+        .await;
     // A stranger: rejected by association, without asking the permission API.
     let stranger = app.command("stranger", "NONE", "@uplift migrate").await;
     let state = app
@@ -332,25 +507,51 @@ async fn commands_from_users_without_write_access_are_denied() {
         })
         .await;
     assert_eq!(bot_comments(&state).len(), 2);
-    assert!(bot_comments(&state).iter().all(|c| c.body.contains("write access")));
+    assert!(
+        bot_comments(&state)
+            .iter()
+            .all(|c| c.body.contains("write access"))
+    );
     assert!(app.migrate_jobs().await.is_empty(), "no migration job");
-    let asked: Vec<_> = state.requests.iter().filter(|r| r.path.contains("/permission")).collect();
-    assert!(asked.iter().all(|r| r.path.contains("/reader/")), "{asked:?}");
+    let asked: Vec<_> = state
+        .requests
+        .iter()
+        .filter(|r| r.path.contains("/permission"))
+        .collect();
+    assert!(
+        asked.iter().all(|r| r.path.contains("/reader/")),
+        "{asked:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_verbs_and_bad_arguments_are_answered() {
     let app = start("single-junit4", true).await;
     let unknown = app.command("dev", "MEMBER", "@uplift frobnicate").await;
-    let bad = app.command("dev", "MEMBER", "/uplift migrate --target 11").await;
+    let bad = app
+        .command("dev", "MEMBER", "/uplift migrate --target 11")
+        .await;
     let state = app
         .wait_for("the replies", 30, |s| bot_comments(s).len() == 2)
         .await;
     assert!(reactions(&state, unknown).contains(&"confused".to_string()));
     assert!(reactions(&state, bad).contains(&"confused".to_string()));
-    let texts: Vec<_> = bot_comments(&state).iter().map(|c| c.body.clone()).collect();
-    assert!(texts.iter().any(|t| t.contains("unknown command `frobnicate`") && t.contains("@uplift plan")), "{texts:?}");
-    assert!(texts.iter().any(|t| t.contains("--target must be 17 or 21")), "{texts:?}");
+    let texts: Vec<_> = bot_comments(&state)
+        .iter()
+        .map(|c| c.body.clone())
+        .collect();
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("unknown command `frobnicate`") && t.contains("@uplift plan")),
+        "{texts:?}"
+    );
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.contains("--target must be 17 or 21")),
+        "{texts:?}"
+    );
     assert!(app.migrate_jobs().await.is_empty());
 }
 
@@ -360,7 +561,11 @@ async fn config_pushes_are_validated_on_a_check_run() {
     let bare = bare_path(&app.fake.state());
     // Commit an invalid config straight into the bare repository, then announce the push.
     let repo = git2::Repository::open_bare(&bare).unwrap();
-    let main = repo.find_reference("refs/heads/main").unwrap().peel_to_commit().unwrap();
+    let main = repo
+        .find_reference("refs/heads/main")
+        .unwrap()
+        .peel_to_commit()
+        .unwrap();
     let blob = repo.blob(b"target: 11\nbogus_key: 1\n").unwrap();
     let mut github_dir = git2::TreeBuilder::from(repo.treebuilder(None).unwrap());
     github_dir.insert("uplift.yml", blob, 0o100644).unwrap();
@@ -369,15 +574,45 @@ async fn config_pushes_are_validated_on_a_check_run() {
     root.insert(".github", github_tree, 0o040000).unwrap();
     let tree = repo.find_tree(root.write().unwrap()).unwrap();
     let sig = git2::Signature::now("Dev", "dev@example.com").unwrap();
-    let after = repo.commit(Some("refs/heads/main"), &sig, &sig, "config", &tree, &[&main]).unwrap();
-    let payload = payloads::push(INSTALLATION, REPO, "refs/heads/main", &main.id().to_string(), &after.to_string(), &[".github/uplift.yml"]);
+    let after = repo
+        .commit(
+            Some("refs/heads/main"),
+            &sig,
+            &sig,
+            "config",
+            &tree,
+            &[&main],
+        )
+        .unwrap();
+    let payload = payloads::push(
+        INSTALLATION,
+        REPO,
+        "refs/heads/main",
+        &main.id().to_string(),
+        &after.to_string(),
+        &[".github/uplift.yml"],
+    );
     assert_eq!(app.deliver("push", "push-1", &payload, None).await, 202);
-    let state = app.wait_for("the config check", 30, |s| s.check_runs.iter().any(|c| c.name == "uplift/config")).await;
-    let check = state.check_runs.iter().find(|c| c.name == "uplift/config").unwrap();
+    let state = app
+        .wait_for("the config check", 30, |s| {
+            s.check_runs.iter().any(|c| c.name == "uplift/config")
+        })
+        .await;
+    let check = state
+        .check_runs
+        .iter()
+        .find(|c| c.name == "uplift/config")
+        .unwrap();
     assert_eq!(check.conclusion.as_deref(), Some("failure"));
     assert_eq!(check.head_sha, after.to_string());
-    assert!(check.summary.as_deref().unwrap().contains("bogus_key"), "{check:#?}");
-    assert!(app.migrate_jobs().await.is_empty(), "an invalid config proposes nothing");
+    assert!(
+        check.summary.as_deref().unwrap().contains("bogus_key"),
+        "{check:#?}"
+    );
+    assert!(
+        app.migrate_jobs().await.is_empty(),
+        "an invalid config proposes nothing"
+    );
 }
 
 struct Worker(Child);
@@ -394,7 +629,10 @@ fn spawn_worker(app: &App) -> Worker {
         .arg("worker")
         .env("UPLIFT_APP_ID", APP_ID.to_string())
         .env("UPLIFT_APP_SLUG", SLUG)
-        .env("UPLIFT_PRIVATE_KEY_PATH", manifest("tests/support/app-key.pem"))
+        .env(
+            "UPLIFT_PRIVATE_KEY_PATH",
+            manifest("tests/support/app-key.pem"),
+        )
         .env("UPLIFT_WEBHOOK_SECRET", SECRET)
         .env("UPLIFT_GITHUB_API_URL", &app.fake.url)
         .env("DATABASE_URL", &s.database_url)
@@ -414,13 +652,22 @@ async fn a_killed_worker_is_replaced_and_nothing_is_pushed_twice() {
     let app = start("single-junit4", false).await;
     let bare = bare_path(&app.fake.state());
     let mut first = spawn_worker(&app);
-    app.command("dev", "MEMBER", "@uplift migrate --target 17").await;
-    app.wait_for("the branch push", 600, |s| !s.pulls.is_empty()).await;
+    app.command("dev", "MEMBER", "@uplift migrate --target 17")
+        .await;
+    // Killed while validating: branch pushed, PR open, checks in progress.
+    app.wait_for("validation to start", 600, |s| {
+        s.check_runs.len() == 2 && s.check_runs.iter().all(|c| c.status == "in_progress")
+    })
+    .await;
     let pushed = branch_commits(&bare, "uplift/java-17");
     assert_eq!(pushed.len(), 1);
     first.0.kill().unwrap();
     first.0.wait().unwrap();
-    assert_eq!(app.migrate_jobs().await[0].state, "running", "killed mid-job");
+    assert_eq!(
+        app.migrate_jobs().await[0].state,
+        "running",
+        "killed mid-job"
+    );
 
     let _second = spawn_worker(&app);
     let state = app
@@ -431,9 +678,28 @@ async fn a_killed_worker_is_replaced_and_nothing_is_pushed_twice() {
     let job = app.finished_job().await;
     assert_eq!(job.state, "done", "{job:?}");
     assert_eq!(job.attempts, 2);
-    assert_eq!(branch_commits(&bare, "uplift/java-17"), pushed, "the same single commit");
+    assert_eq!(
+        branch_commits(&bare, "uplift/java-17"),
+        pushed,
+        "the same single commit"
+    );
     assert_eq!(state.pulls.len(), 1);
-    assert_eq!(state.check_runs.len(), 2, "the first attempt's checks were reused");
-    assert!(state.check_runs.iter().all(|c| c.conclusion.as_deref() == Some("success")), "{:#?}", state.check_runs);
-    assert_eq!(bot_comments(&state).len(), 1, "one status comment across both attempts");
+    assert_eq!(
+        state.check_runs.len(),
+        2,
+        "the first attempt's checks were reused"
+    );
+    assert!(
+        state
+            .check_runs
+            .iter()
+            .all(|c| c.conclusion.as_deref() == Some("success")),
+        "{:#?}",
+        state.check_runs
+    );
+    assert_eq!(
+        bot_comments(&state).len(),
+        1,
+        "one status comment across both attempts"
+    );
 }

@@ -246,18 +246,40 @@ fn build_errors(run: Option<&crate::build::maven::BuildRun>) -> String {
     let Some(run) = run else {
         return "it did not run".into();
     };
-    let lines: Vec<&String> = if run.errors.is_empty() { run.tail.iter().rev().take(5).collect() } else { run.errors.iter().take(5).collect() };
+    let lines: Vec<&String> = if run.errors.is_empty() {
+        run.tail.iter().rev().take(5).collect()
+    } else {
+        run.errors.iter().take(5).collect()
+    };
     let lines: Vec<&str> = lines.iter().map(|l| l.as_str()).collect();
-    format!("`{}` {}\n  ```\n  {}\n  ```", run.command, if run.timed_out { "timed out" } else { "failed" }, lines.join("\n  "))
+    format!(
+        "`{}` {}\n  ```\n  {}\n  ```",
+        run.command,
+        if run.timed_out { "timed out" } else { "failed" },
+        lines.join("\n  ")
+    )
 }
 
 fn limits_section(journal: &Journal) -> String {
     let mut md = String::new();
     if let Some(b) = journal.baseline().filter(|b| !b.compiled()) {
-        let _ = writeln!(md, "- 🔴 the baseline build (before any change) is red: {}", b.error.clone().unwrap_or_else(|| build_errors(b.run.as_ref())));
+        let _ = writeln!(
+            md,
+            "- 🔴 the baseline build (before any change) is red: {}",
+            b.error
+                .clone()
+                .unwrap_or_else(|| build_errors(b.run.as_ref()))
+        );
     }
     if let Some(v) = journal.validation().filter(|v| !v.build.compiled()) {
-        let _ = writeln!(md, "- 🔴 the migrated build is red: {}", v.build.error.clone().unwrap_or_else(|| build_errors(v.build.run.as_ref())));
+        let _ = writeln!(
+            md,
+            "- 🔴 the migrated build is red: {}",
+            v.build
+                .error
+                .clone()
+                .unwrap_or_else(|| build_errors(v.build.run.as_ref()))
+        );
     }
     if let Some(limit) = limit_hit(journal) {
         let _ = writeln!(md, "- ⏱ stopped by the {limit}");

@@ -108,9 +108,22 @@ impl Publisher {
     ) -> anyhow::Result<()> {
         let author = Author::for_app(&self.run.slug);
         let message = commit_message(journal, self.run.target);
+        let files: Vec<PathBuf> = journal
+            .entries
+            .iter()
+            .find_map(|e| match &e.result {
+                StepResult::Written {
+                    files,
+                    dry_run: false,
+                    ..
+                } => Some(files.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
         let repo = git2::Repository::open(workdir)?;
-        let Some(commit) =
-            tokio::task::block_in_place(|| workspace::commit_all(&repo, &message, &author))?
+        let Some(commit) = tokio::task::block_in_place(|| {
+            workspace::commit_files(&repo, &files, &message, &author)
+        })?
         else {
             return Ok(());
         };

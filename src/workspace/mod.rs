@@ -2,12 +2,12 @@
 //! callback, never through a URL, a file or a build's environment), commit as the app, and push
 //! the migration branch without ever overwriting commits someone else added.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use git2::{
-    BranchType, Cred, FetchOptions, IndexAddOption, Oid, PushOptions, RemoteCallbacks, Repository,
-    Signature, build::RepoBuilder,
+    BranchType, Cred, FetchOptions, Oid, PushOptions, RemoteCallbacks, Repository, Signature,
+    build::RepoBuilder,
 };
 
 use crate::settings::Secret;
@@ -106,15 +106,20 @@ pub fn remote_branch(
     })
 }
 
-/// Commits every change in the working tree on top of HEAD. None when nothing changed.
-pub fn commit_all(
+/// Commits exactly `files` (paths relative to the work tree) on top of HEAD: the migration's
+/// own changes, never build output lying beside them. None when nothing changed.
+pub fn commit_files(
     repo: &Repository,
+    files: &[PathBuf],
     message: &str,
     author: &Author,
 ) -> anyhow::Result<Option<Oid>> {
     let mut index = repo.index()?;
-    index.add_all(["*"], IndexAddOption::DEFAULT, None)?;
-    index.update_all(["*"], None)?;
+    for f in files {
+        index
+            .add_path(f)
+            .with_context(|| format!("cannot stage {}", f.display()))?;
+    }
     index.write()?;
     let tree_id = index.write_tree()?;
     let parent = repo.head()?.peel_to_commit()?;
@@ -211,9 +216,17 @@ mod tests {
             remote_branch(&repo, "uplift/java-17", base, &app).unwrap(),
             RemoteBranch::Absent
         );
-        assert_eq!(commit_all(&repo, "nothing", &app).unwrap(), None);
+        let a = [PathBuf::from("a.txt")];
+        assert_eq!(commit_files(&repo, &a, "nothing", &app).unwrap(), None);
         std::fs::write(dir.path().join("work/a.txt"), "two\n").unwrap();
-        let ours = commit_all(&repo, "migrate", &app).unwrap().unwrap();
+        std::fs::create_dir_all(dir.path().join("work/target")).unwrap();
+        std::fs::write(dir.path().join("work/target/A.class"), "build output").unwrap();
+        let ours = commit_files(&repo, &a, "migrate", &app).unwrap().unwrap();
+        let tree = repo.find_commit(ours).unwrap().tree().unwrap();
+        assert!(
+            tree.get_path(Path::new("target/A.class")).is_err(),
+            "build output is never committed"
+        );
         push(&repo, &token, "uplift/java-17", ours, false).unwrap();
 
         // A second clone sees the branch as ours; a human commit on it makes it edited.
@@ -242,7 +255,7 @@ mod tests {
 
         // The first clone's stale view: a non-force push of a divergent commit is rejected.
         std::fs::write(dir.path().join("work/a.txt"), "three\n").unwrap();
-        let diverged = commit_all(&repo, "again", &app).unwrap().unwrap();
+        let diverged = commit_files(&repo, &a, "again", &app).unwrap().unwrap();
         let err = push(&repo, &token, "uplift/java-17", diverged, false).unwrap_err();
         assert!(
             err.to_string().contains("rejected") || err.to_string().contains("push"),

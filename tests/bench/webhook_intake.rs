@@ -44,12 +44,22 @@ impl Drop for Server {
 }
 
 fn start_server(dir: &std::path::Path) -> (Server, String) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let child = Command::new(env!("CARGO_BIN_EXE_uplift"))
         .args(["serve", "--no-worker"])
         .env("UPLIFT_WEBHOOK_SECRET", SECRET)
-        .env("UPLIFT_PRIVATE_KEY_PATH", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/app-key.pem"))
-        .env("DATABASE_URL", format!("sqlite://{}?mode=rwc", dir.join("bench.db").display()))
+        .env(
+            "UPLIFT_PRIVATE_KEY_PATH",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/app-key.pem"),
+        )
+        .env(
+            "DATABASE_URL",
+            format!("sqlite://{}?mode=rwc", dir.join("bench.db").display()),
+        )
         .env("UPLIFT_LISTEN", format!("127.0.0.1:{port}"))
         .env("RUST_LOG", "error")
         .stdout(Stdio::null())
@@ -71,13 +81,24 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 /// Sends `rate` requests per second for a few seconds on a fixed schedule (open loop: a slow
 /// answer does not slow the sender). Latency is measured from the scheduled send time.
-async fn drive(client: &reqwest::Client, url: &str, rate: u64, offset: u64) -> (f64, f64, usize, usize) {
+async fn drive(
+    client: &reqwest::Client,
+    url: &str,
+    rate: u64,
+    offset: u64,
+) -> (f64, f64, usize, usize) {
     let total = rate * SECONDS_PER_RATE;
     let interval = Duration::from_secs_f64(1.0 / rate as f64);
     let start = Instant::now();
     let mut handles = Vec::with_capacity(total as usize);
     let bodies: Arc<Vec<(Vec<u8>, String)>> = Arc::new(
-        (0..total).map(|i| { let b = payload(offset + i); let s = sign(&b); (b, s) }).collect(),
+        (0..total)
+            .map(|i| {
+                let b = payload(offset + i);
+                let s = sign(&b);
+                (b, s)
+            })
+            .collect(),
     );
     for i in 0..total {
         let due = start + interval * i as u32;
@@ -106,14 +127,22 @@ async fn drive(client: &reqwest::Client, url: &str, rate: u64, offset: u64) -> (
         errors += usize::from(!ok);
     }
     lat.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    (percentile(&lat, 0.5), percentile(&lat, 0.99), lat.len(), errors)
+    (
+        percentile(&lat, 0.5),
+        percentile(&lat, 0.99),
+        lat.len(),
+        errors,
+    )
 }
 
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
     let (_server, url) = start_server(dir.path());
-    let client = reqwest::Client::builder().pool_max_idle_per_host(256).build().unwrap();
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(256)
+        .build()
+        .unwrap();
     // Warm up connections and the database.
     drive(&client, &url, 100, 10_000_000).await;
     let mut offset = 0;
