@@ -567,7 +567,7 @@ async fn config_pushes_are_validated_on_a_check_run() {
         .peel_to_commit()
         .unwrap();
     let blob = repo.blob(b"target: 11\nbogus_key: 1\n").unwrap();
-    let mut github_dir = git2::TreeBuilder::from(repo.treebuilder(None).unwrap());
+    let mut github_dir = repo.treebuilder(None).unwrap();
     github_dir.insert("uplift.yml", blob, 0o100644).unwrap();
     let github_tree = github_dir.write().unwrap();
     let mut root = repo.treebuilder(Some(&main.tree().unwrap())).unwrap();

@@ -49,26 +49,28 @@ fn start_server(dir: &std::path::Path) -> (Server, String) {
         .local_addr()
         .unwrap()
         .port();
-    let child = Command::new(env!("CARGO_BIN_EXE_uplift"))
-        .args(["serve", "--no-worker"])
-        .env("UPLIFT_WEBHOOK_SECRET", SECRET)
-        .env(
-            "UPLIFT_PRIVATE_KEY_PATH",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/app-key.pem"),
-        )
-        .env(
-            "DATABASE_URL",
-            format!("sqlite://{}?mode=rwc", dir.join("bench.db").display()),
-        )
-        .env("UPLIFT_LISTEN", format!("127.0.0.1:{port}"))
-        .env("RUST_LOG", "error")
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let server = Server(
+        Command::new(env!("CARGO_BIN_EXE_uplift"))
+            .args(["serve", "--no-worker"])
+            .env("UPLIFT_WEBHOOK_SECRET", SECRET)
+            .env(
+                "UPLIFT_PRIVATE_KEY_PATH",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/app-key.pem"),
+            )
+            .env(
+                "DATABASE_URL",
+                format!("sqlite://{}?mode=rwc", dir.join("bench.db").display()),
+            )
+            .env("UPLIFT_LISTEN", format!("127.0.0.1:{port}"))
+            .env("RUST_LOG", "error")
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     let url = format!("http://127.0.0.1:{port}");
     for _ in 0..100 {
         if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return (Server(child), url);
+            return (server, url);
         }
         std::thread::sleep(Duration::from_millis(50));
     }
