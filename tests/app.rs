@@ -703,3 +703,28 @@ async fn a_killed_worker_is_replaced_and_nothing_is_pushed_twice() {
         "one status comment across both attempts"
     );
 }
+
+/// `plan` analyses and posts the plan with an estimate; nothing is built or pushed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plan_posts_an_estimate_and_pushes_nothing() {
+    let app = start("single-junit4", true).await;
+    let comment = app
+        .command("dev", "MEMBER", "@uplift plan --target 17")
+        .await;
+    let state = app
+        .wait_for("the plan", 120, |s| {
+            bot_comments(s).iter().any(|c| c.body.contains("Estimate"))
+        })
+        .await;
+    let plan = bot_comments(&state)[0].body.clone();
+    assert!(
+        plan.contains("Plan — nothing was changed or pushed"),
+        "{plan}"
+    );
+    assert!(plan.contains("Raise the Java level to 17"), "{plan}");
+    assert!(plan.contains("by recipes ($0.00, no LLM calls)"), "{plan}");
+    assert_eq!(reactions(&state, comment), ["eyes", "rocket"]);
+    assert!(state.pulls.is_empty() && state.check_runs.is_empty());
+    assert!(branch_commits(&bare_path(&state), "uplift/java-17").is_empty());
+    assert_eq!(app.finished_job().await.state, "done");
+}
