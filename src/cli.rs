@@ -122,12 +122,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             };
             let mut progress = Progress::new(true);
             let journal = pipeline::run(&opts, &store, &mut progress).await?;
-            if dry_run
-                && let Some(diff) = journal.entries.iter().find_map(|e| match &e.result {
-                    crate::journal::StepResult::Written { diff, .. } => Some(diff.clone()),
-                    _ => None,
-                })
-            {
+            if dry_run && let Some(diff) = journal.diff() {
                 print!("{diff}");
             }
             write_reports(&journal, report_json, report_md)?;

@@ -316,13 +316,7 @@ pub fn pr_body(journal: &Journal, ctx: &RunContext) -> String {
     if !limits.is_empty() {
         let _ = writeln!(md, "### Needs attention\n\n{limits}");
     }
-    if let Some(StepResult::Planned { decisions, .. }) = journal
-        .entries
-        .iter()
-        .map(|e| &e.result)
-        .find(|r| matches!(r, StepResult::Planned { .. }))
-        && !decisions.is_empty()
-    {
+    if let Some(decisions) = journal.decisions().filter(|d| !d.is_empty()) {
         let _ = writeln!(md, "### Decisions\n");
         for d in decisions {
             let _ = writeln!(md, "- {d}");
@@ -555,15 +549,8 @@ pub fn status_comment(
         Phase::Plan { estimate } => {
             let _ = writeln!(md, "📋 Plan — nothing was changed or pushed.\n");
             if let Some(j) = journal {
-                if let Some(StepResult::Planned { decisions, .. }) = j
-                    .entries
-                    .iter()
-                    .map(|e| &e.result)
-                    .find(|r| matches!(r, StepResult::Planned { .. }))
-                {
-                    for d in decisions {
-                        let _ = writeln!(md, "- {d}");
-                    }
+                for d in j.decisions().unwrap_or_default() {
+                    let _ = writeln!(md, "- {d}");
                 }
                 let _ = writeln!(md, "\n{}", tasks_table(j));
             }

@@ -239,6 +239,31 @@ impl Journal {
             })
             .unwrap_or(&[])
     }
+    /// The planner's platform decisions (None before planning).
+    pub fn decisions(&self) -> Option<&[String]> {
+        self.entries.iter().find_map(|e| match &e.result {
+            StepResult::Planned { decisions, .. } => Some(decisions.as_slice()),
+            _ => None,
+        })
+    }
+    /// The diff of the rewrite: written, or pending in a dry run.
+    pub fn diff(&self) -> Option<&str> {
+        self.entries.iter().find_map(|e| match &e.result {
+            StepResult::Written { diff, .. } => Some(diff.as_str()),
+            _ => None,
+        })
+    }
+    /// The files the run wrote to disk (None for a dry run or a failed write).
+    pub fn written_files(&self) -> Option<&[PathBuf]> {
+        self.entries.iter().find_map(|e| match &e.result {
+            StepResult::Written {
+                files,
+                dry_run: false,
+                ..
+            } => Some(files.as_slice()),
+            _ => None,
+        })
+    }
     pub fn task_records(&self) -> impl Iterator<Item = &TaskRecord> {
         self.entries.iter().filter_map(|e| match &e.result {
             StepResult::Task(t) => Some(t),

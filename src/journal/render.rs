@@ -137,10 +137,7 @@ pub fn markdown(journal: &Journal) -> String {
             );
         }
     }
-    if let Some(decisions) = journal.entries.iter().find_map(|e| match &e.result {
-        StepResult::Planned { decisions, .. } => Some(decisions),
-        _ => None,
-    }) {
+    if let Some(decisions) = journal.decisions() {
         let _ = writeln!(md, "\n## Decisions\n");
         for d in decisions {
             let _ = writeln!(md, "- {d}");

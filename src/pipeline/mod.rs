@@ -80,10 +80,7 @@ pub async fn run<O: Observer>(
             Step::Execute => run.execute(rule, progress).await?,
             Step::Write => {
                 run.write(rule).await?;
-                let on_disk = run.journal.entries.last().is_some_and(|e| {
-                    matches!(e.result, StepResult::Written { dry_run: false, .. })
-                });
-                if on_disk {
+                if run.journal.written_files().is_some() {
                     progress.written(&run.journal).await?;
                 }
             }

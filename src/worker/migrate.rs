@@ -15,7 +15,7 @@ use super::{Context, Ended, MigrateRequest};
 use crate::config::{Config, REPO_CONFIG_PATH};
 use crate::github::api::RepoApi;
 use crate::github::render::{self, INVARIANCE_CHECK, MIGRATION_CHECK, Phase, RunContext};
-use crate::journal::{Journal, StepResult};
+use crate::journal::Journal;
 use crate::pipeline::{self, RunOptions};
 use crate::progress::Observer;
 use crate::store::jobs::{FinalState, JobRow};
@@ -108,21 +108,10 @@ impl Publisher {
     ) -> anyhow::Result<()> {
         let author = Author::for_app(&self.run.slug);
         let message = commit_message(journal, self.run.target);
-        let files: Vec<PathBuf> = journal
-            .entries
-            .iter()
-            .find_map(|e| match &e.result {
-                StepResult::Written {
-                    files,
-                    dry_run: false,
-                    ..
-                } => Some(files.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
+        let files = journal.written_files().unwrap_or_default();
         let repo = git2::Repository::open(workdir)?;
         let Some(commit) = tokio::task::block_in_place(|| {
-            workspace::commit_files(&repo, &files, &message, &author)
+            workspace::commit_files(&repo, files, &message, &author)
         })?
         else {
             return Ok(());
@@ -414,14 +403,7 @@ async fn migrate(
         .map_or("UNCLASSIFIED", |o| o.outcome.as_str())
         .to_string();
     if request.dry_run {
-        let diff = journal
-            .entries
-            .iter()
-            .find_map(|e| match &e.result {
-                StepResult::Written { diff, .. } => Some(diff.clone()),
-                _ => None,
-            })
-            .unwrap_or_default();
+        let diff = journal.diff().unwrap_or_default().to_string();
         let phase = if request.plan_only {
             Phase::Plan {
                 estimate: plan_estimate(&journal, &opts.config),
