@@ -74,8 +74,10 @@ impl Store {
         } else {
             anyhow::bail!("unsupported database URL (use sqlite:// or postgres://)");
         };
-        // SQLite serialises writers anyway; a few connections let readers proceed (WAL).
-        let max = if backend == Backend::Sqlite { 4 } else { 10 };
+        // SQLite admits one writer at a time, and a second connection that loses the race
+        // sleeps in SQLite's busy handler (milliseconds to seconds). One connection per
+        // process queues writers in the pool instead, which is far cheaper.
+        let max = if backend == Backend::Sqlite { 1 } else { 10 };
         let pool = AnyPoolOptions::new()
             .max_connections(max)
             .connect(url)
