@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::fake_github::{FakeGitHub, State};
-use support::payloads;
+use support::{copy_dir, payloads};
 use tokio::sync::{Notify, watch};
 use uplift::settings::{Secret, Settings};
 use uplift::store::Store;
@@ -24,19 +24,6 @@ const INSTALLATION: u64 = 77;
 
 fn manifest(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
 }
 
 /// A fixture project with the offline catalog as its `.github/uplift.yml`.

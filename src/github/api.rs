@@ -138,6 +138,17 @@ impl RepoApi {
         self.gh.call(&self.client, method, path, body).await
     }
 
+    /// A call whose response body Uplift does not need.
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        body: &serde_json::Value,
+    ) -> Result<(), ApiError> {
+        let _: serde_json::Value = self.call(method, path, Some(body)).await?;
+        Ok(())
+    }
+
     fn path(&self, rest: &str) -> String {
         format!("/repos/{}/{rest}", self.repo)
     }
@@ -181,14 +192,12 @@ impl RepoApi {
     }
 
     pub async fn react(&self, comment_id: u64, content: &str) -> Result<(), ApiError> {
-        let _: serde_json::Value = self
-            .call(
-                Method::POST,
-                &self.path(&format!("issues/comments/{comment_id}/reactions")),
-                Some(&json!({ "content": content })),
-            )
-            .await?;
-        Ok(())
+        self.send(
+            Method::POST,
+            &self.path(&format!("issues/comments/{comment_id}/reactions")),
+            &json!({ "content": content }),
+        )
+        .await
     }
 
     pub async fn comment(&self, issue: u64, body: &str) -> Result<u64, ApiError> {
@@ -203,14 +212,12 @@ impl RepoApi {
     }
 
     pub async fn edit_comment(&self, id: u64, body: &str) -> Result<(), ApiError> {
-        let _: serde_json::Value = self
-            .call(
-                Method::PATCH,
-                &self.path(&format!("issues/comments/{id}")),
-                Some(&json!({ "body": body })),
-            )
-            .await?;
-        Ok(())
+        self.send(
+            Method::PATCH,
+            &self.path(&format!("issues/comments/{id}")),
+            &json!({ "body": body }),
+        )
+        .await
     }
 
     /// Our own comment on `issue` whose body contains `marker` (newest pages are few: the
@@ -268,14 +275,12 @@ impl RepoApi {
     }
 
     pub async fn update_pull(&self, number: u64, title: &str, body: &str) -> Result<(), ApiError> {
-        let _: serde_json::Value = self
-            .call(
-                Method::PATCH,
-                &self.path(&format!("pulls/{number}")),
-                Some(&json!({ "title": title, "body": body })),
-            )
-            .await?;
-        Ok(())
+        self.send(
+            Method::PATCH,
+            &self.path(&format!("pulls/{number}")),
+            &json!({ "title": title, "body": body }),
+        )
+        .await
     }
 
     /// Creates a check run (annotations beyond the per-request cap follow in updates).
@@ -296,13 +301,12 @@ impl RepoApi {
         let (first, rest) = split_annotations(run);
         let mut body = serde_json::to_value(&first).expect("serialisable");
         body.as_object_mut().expect("object").remove("head_sha");
-        let _: serde_json::Value = self
-            .call(
-                Method::PATCH,
-                &self.path(&format!("check-runs/{id}")),
-                Some(&body),
-            )
-            .await?;
+        self.send(
+            Method::PATCH,
+            &self.path(&format!("check-runs/{id}")),
+            &body,
+        )
+        .await?;
         self.more_annotations(id, &first, rest).await
     }
 
@@ -315,13 +319,12 @@ impl RepoApi {
         for chunk in rest.chunks(ANNOTATIONS_PER_REQUEST) {
             let body = json!({ "output": {
                 "title": run.output.title, "summary": run.output.summary, "annotations": chunk } });
-            let _: serde_json::Value = self
-                .call(
-                    Method::PATCH,
-                    &self.path(&format!("check-runs/{id}")),
-                    Some(&body),
-                )
-                .await?;
+            self.send(
+                Method::PATCH,
+                &self.path(&format!("check-runs/{id}")),
+                &body,
+            )
+            .await?;
         }
         Ok(())
     }

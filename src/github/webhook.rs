@@ -5,6 +5,8 @@ use hmac::{Hmac, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
+use crate::config::REPO_CONFIG_PATH;
+
 /// Constant-time check of `sha256=<hex>` against HMAC-SHA256(secret, body).
 pub fn verify_signature(secret: &[u8], body: &[u8], header: Option<&str>) -> bool {
     let Some(hex_sig) = header.and_then(|h| h.strip_prefix("sha256=")) else {
@@ -211,9 +213,6 @@ struct PushCommit {
     removed: Vec<String>,
 }
 
-/// The config file whose changes on the default branch are validated.
-pub const CONFIG_PATH: &str = crate::config::REPO_CONFIG_PATH;
-
 fn names(repos: Vec<RepoRef>) -> Vec<String> {
     repos.into_iter().map(|r| r.full_name).collect()
 }
@@ -330,7 +329,7 @@ pub fn parse(event: &str, body: &[u8], app_slug: &str) -> Result<Parsed, Malform
                     .iter()
                     .chain(&c.modified)
                     .chain(&c.removed)
-                    .any(|f| f == CONFIG_PATH)
+                    .any(|f| f == REPO_CONFIG_PATH)
             });
             if !touched {
                 return ignored("config unchanged");
@@ -429,7 +428,7 @@ mod tests {
         };
         let hit = parse(
             "push",
-            push("refs/heads/main", CONFIG_PATH).as_bytes(),
+            push("refs/heads/main", REPO_CONFIG_PATH).as_bytes(),
             "uplift",
         );
         assert!(matches!(
@@ -438,7 +437,7 @@ mod tests {
         ));
         let other = parse(
             "push",
-            push("refs/heads/dev", CONFIG_PATH).as_bytes(),
+            push("refs/heads/dev", REPO_CONFIG_PATH).as_bytes(),
             "uplift",
         );
         assert!(matches!(other.unwrap(), Parsed::Ignored(_)));

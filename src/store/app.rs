@@ -1,8 +1,6 @@
 //! What the app knows about its installations: accounts, repositories (and whether each one
 //! opted in), and targets whose migration PR was closed unmerged.
 
-use sqlx::Row;
-
 use super::{Store, now_ms};
 
 impl Store {
@@ -69,30 +67,17 @@ impl Store {
         installation_id: i64,
         full_name: &str,
     ) -> anyhow::Result<()> {
-        self.upsert_repository(installation_id, full_name).await?;
-        sqlx::query("UPDATE repositories SET active = 1 WHERE full_name = $1")
-            .bind(full_name)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    /// (installation id, active, removed) of a known repository.
-    pub async fn repository(&self, full_name: &str) -> anyhow::Result<Option<(i64, bool, bool)>> {
-        let row = sqlx::query(
-            "SELECT installation_id, active, removed FROM repositories WHERE full_name = $1",
+        sqlx::query(
+            "INSERT INTO repositories (full_name, installation_id, active, removed, updated_at) \
+             VALUES ($1, $2, 1, 0, $3) ON CONFLICT (full_name) \
+             DO UPDATE SET installation_id = $2, active = 1, removed = 0, updated_at = $3",
         )
         .bind(full_name)
-        .fetch_optional(&self.pool)
+        .bind(installation_id)
+        .bind(now_ms())
+        .execute(&self.pool)
         .await?;
-        row.map(|r| {
-            Ok((
-                r.try_get("installation_id")?,
-                r.try_get::<i64, _>("active")? != 0,
-                r.try_get::<i64, _>("removed")? != 0,
-            ))
-        })
-        .transpose()
+        Ok(())
     }
 
     pub async fn decline_target(&self, repo: &str, target: u32) -> anyhow::Result<()> {

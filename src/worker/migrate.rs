@@ -39,6 +39,8 @@ struct Publisher {
     job_id: String,
     request: MigrateRequest,
     run: RunContext,
+    /// The repository's default branch, which the PR targets.
+    base_branch: String,
     checkpoint: Checkpoint,
     started: Instant,
 }
@@ -150,9 +152,8 @@ impl Publisher {
                 pr
             }
             None => {
-                let base = self.default_branch().await?;
                 self.api
-                    .create_pull(&title, &self.run.branch, &base, &body)
+                    .create_pull(&title, &self.run.branch, &self.base_branch, &body)
                     .await?
             }
         };
@@ -169,10 +170,6 @@ impl Publisher {
         }
         self.save().await?;
         self.stage("validate").await
-    }
-
-    async fn default_branch(&self) -> anyhow::Result<String> {
-        Ok(self.api.info().await?.default_branch)
     }
 
     /// Final PR body, completed checks and the final status comment.
@@ -280,6 +277,7 @@ pub async fn run(
         job_id: job.id.clone(),
         request: request.clone(),
         run: run_ctx,
+        base_branch: info.default_branch.clone(),
         checkpoint,
         started: Instant::now(),
     }));

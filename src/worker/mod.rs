@@ -147,8 +147,9 @@ async fn run_one(ctx: &Context, job: JobRow, owner: &str) {
             _ => migrate::run(ctx, &job, cancel_rx).await,
         }
     };
+    // A handler error is a failed attempt, like an explicit retry.
     let ended = tokio::select! {
-        ended = work => Some(ended),
+        ended = work => Some(ended.unwrap_or_else(|e| Ended::Retry(format!("{e:#}")))),
         _ = heartbeat => None,
     };
     let kind = job.kind.clone();
@@ -157,7 +158,7 @@ async fn run_one(ctx: &Context, job: JobRow, owner: &str) {
             tracing::warn!("lease lost; abandoning the job to its new owner");
             "lease_lost"
         }
-        Some(Ok(Ended::Finished(state, result))) => {
+        Some(Ended::Finished(state, result)) => {
             if let Err(e) = ctx.store.finish_job(&job.id, owner, state, &result).await {
                 tracing::error!(error = %e, "cannot record the job's end");
             }
@@ -167,12 +168,7 @@ async fn run_one(ctx: &Context, job: JobRow, owner: &str) {
                 FinalState::Cancelled => "cancelled",
             }
         }
-        Some(result) => {
-            let why = match result {
-                Ok(Ended::Retry(why)) => why,
-                Err(e) => format!("{e:#}"),
-                Ok(Ended::Finished(..)) => unreachable!("matched above"),
-            };
+        Some(Ended::Retry(why)) => {
             let why = crate::redact::redact(&why);
             tracing::warn!(error = %why, "job attempt failed");
             let delay = Duration::from_secs(5 * u64::from(job.attempts));
