@@ -2,8 +2,11 @@
 //! and a one-line description; the planner names them in tasks and the journal records them.
 
 pub mod build_plugins;
+pub mod coordinates;
 pub mod dependencies;
+pub mod jakarta;
 pub mod java_level;
+pub mod java_rules;
 pub mod junit5;
 pub mod overlay;
 pub mod pom_edit;
@@ -12,6 +15,17 @@ use serde::Serialize;
 
 use crate::analyze::Fingerprint;
 use crate::config::Catalog;
+
+/// What a source-level recipe did to one file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FileResult {
+    /// The new text, when anything changed.
+    pub text: Option<String>,
+    /// One line per change.
+    pub changes: Vec<String>,
+    /// Detector hits and refused rewrites: work for the next tier.
+    pub findings: Vec<String>,
+}
 
 /// What the catalog says about a recipe.
 #[derive(Debug, Clone, Serialize)]

@@ -115,10 +115,14 @@ pub fn commit_files(
     author: &Author,
 ) -> anyhow::Result<Option<Oid>> {
     let mut index = repo.index()?;
+    let workdir = repo.workdir().context("bare repository")?.to_path_buf();
     for f in files {
-        index
-            .add_path(f)
-            .with_context(|| format!("cannot stage {}", f.display()))?;
+        let staged = if workdir.join(f).exists() {
+            index.add_path(f)
+        } else {
+            index.remove_path(f)
+        };
+        staged.with_context(|| format!("cannot stage {}", f.display()))?;
     }
     index.write()?;
     let tree_id = index.write_tree()?;

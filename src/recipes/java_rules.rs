@@ -1,0 +1,454 @@
+//! Declarative Java recipes: ast-grep rules (pattern, constraints, fix) over tree-sitter-java.
+//!
+//! A recipe file is YAML: an id, a one-line description, preconditions, and a list of
+//! ast-grep rules. A rule with a `fix` rewrites what it matches; a rule without one is a
+//! detector whose `message` becomes a task for the next tier (a construct with no safe
+//! rewrite is reported, never guessed at). Imports a fix needs or orphans are declared on
+//! the rule, because ast-grep itself does not manage imports.
+//!
+//! The built-in catalog lives in `catalog/java/*.yml`; users add their own files in the
+//! same format (see [`super::registry`]).
+
+use std::collections::BTreeSet;
+
+use ast_grep_config::{GlobalRules, RuleConfig, SerializableRuleConfig};
+use ast_grep_core::Language;
+use ast_grep_core::matcher::{Pattern, PatternBuilder, PatternError};
+use ast_grep_core::tree_sitter::{LanguageExt, StrDoc, TSLanguage};
+use serde::{Deserialize, Serialize};
+
+use crate::edit::{self, Edit, line_ending};
+use crate::java_syntax::{self, Import};
+
+use super::FileResult;
+
+/// tree-sitter-java for ast-grep. `$` is a legal Java identifier character, so
+/// metavariables (`$X`) parse as identifiers without a substitute character.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Java;
+
+impl Language for Java {
+    fn kind_to_id(&self, kind: &str) -> u16 {
+        self.get_ts_language().id_for_node_kind(kind, true)
+    }
+    fn field_to_id(&self, field: &str) -> Option<u16> {
+        self.get_ts_language()
+            .field_id_for_name(field)
+            .map(|f| f.get())
+    }
+    fn build_pattern(&self, builder: &PatternBuilder) -> Result<Pattern, PatternError> {
+        builder.build(|src| StrDoc::try_new(src, *self))
+    }
+}
+
+impl<'de> Deserialize<'de> for Java {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        if name.eq_ignore_ascii_case("java") {
+            Ok(Java)
+        } else {
+            Err(serde::de::Error::custom(format!(
+                "language {name:?}: only java rules are supported"
+            )))
+        }
+    }
+}
+
+impl LanguageExt for Java {
+    fn get_ts_language(&self) -> TSLanguage {
+        tree_sitter_java::LANGUAGE.into()
+    }
+}
+
+/// When a recipe runs at all.
+#[derive(Debug, Clone, Default, Deserialize, Serialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Preconditions {
+    /// Only for migrations to at least this Java release.
+    pub min_target: Option<u32>,
+    /// A file is considered only if its text mentions one of these (types, packages).
+    pub uses: Vec<String>,
+    /// Off unless the configuration enables it by id (style modernisations).
+    pub opt_in: bool,
+    /// Only when the migration moves Spring Boot to 3.x.
+    pub spring_boot_3: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct RecipeSpec {
+    id: String,
+    description: String,
+    #[serde(default)]
+    when: Preconditions,
+    /// ast-grep rules (`language: java` implied), plus `add_imports` / `remove_imports`:
+    /// the imports the fixed code needs, and the ones to drop once their simple name is
+    /// no longer used.
+    rules: Vec<serde_json::Map<String, serde_json::Value>>,
+}
+
+struct CompiledRule {
+    config: RuleConfig<Java>,
+    add_imports: Vec<String>,
+    remove_imports: Vec<String>,
+}
+
+impl CompiledRule {
+    fn fixer(&self) -> Option<&ast_grep_config::Fixer> {
+        self.config.fixer.first()
+    }
+}
+
+/// A loaded, validated recipe.
+pub struct JavaRecipe {
+    pub id: String,
+    pub description: String,
+    pub when: Preconditions,
+    /// The YAML it came from, for `uplift recipes show`.
+    pub source: String,
+    rules: Vec<CompiledRule>,
+}
+
+impl std::fmt::Debug for JavaRecipe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JavaRecipe").field("id", &self.id).finish()
+    }
+}
+
+impl JavaRecipe {
+    /// Parses one recipe document; every rule must compile against the Java grammar.
+    pub fn parse(yaml: &str) -> anyhow::Result<Self> {
+        let spec: RecipeSpec = serde_saphyr::from_str(yaml)?;
+        anyhow::ensure!(!spec.rules.is_empty(), "recipe {} has no rules", spec.id);
+        let rules = spec
+            .rules
+            .into_iter()
+            .map(|r| compile(&spec.id, r))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok(Self {
+            id: spec.id,
+            description: spec.description,
+            when: spec.when,
+            source: yaml.to_string(),
+            rules,
+        })
+    }
+
+    /// Whether the text is worth parsing for this recipe.
+    pub fn may_apply(&self, src: &str) -> bool {
+        self.when.uses.is_empty() || self.when.uses.iter().any(|u| src.contains(u.as_str()))
+    }
+
+    /// Applies every fix until nothing more matches (nested matches take another pass),
+    /// then runs the detectors on the result. A rewrite that would not parse is refused.
+    pub fn apply(&self, src: &str) -> FileResult {
+        let mut result = FileResult::default();
+        if !self.may_apply(src) {
+            return result;
+        }
+        let mut current = src.to_string();
+        let mut fired: BTreeSet<usize> = BTreeSet::new();
+        for _pass in 0..4 {
+            let (edits, hits) = self.fix_pass(&current, &mut result.changes);
+            if edits.is_empty() {
+                break;
+            }
+            fired.extend(hits);
+            match edit::apply(&current, &edits) {
+                Ok(next) => current = next,
+                Err(e) => {
+                    result.findings.push(format!("{}: {e}", self.id));
+                    break;
+                }
+            }
+        }
+        if current != src {
+            current = self.fix_imports(&current, &fired);
+            match java_syntax::parse(&current) {
+                Some(p) if p.syntax_error.is_none() => result.text = Some(current.clone()),
+                _ => {
+                    result.changes.clear();
+                    result.findings.push(format!(
+                        "{}: the rewrite would not parse; file left unchanged",
+                        self.id
+                    ));
+                    current = src.to_string();
+                }
+            }
+        }
+        result.findings.extend(self.detect(&current));
+        result
+    }
+
+    fn fix_pass(&self, src: &str, changes: &mut Vec<String>) -> (Vec<Edit>, Vec<usize>) {
+        let grep = Java.ast_grep(src);
+        let root = grep.root();
+        let mut edits: Vec<Edit> = Vec::new();
+        let mut hits = Vec::new();
+        for (i, rule) in self.rules.iter().enumerate() {
+            let Some(fixer) = rule.fixer() else { continue };
+            for m in root.find_all(&rule.config.matcher) {
+                let e = m.make_edit(&rule.config.matcher, fixer);
+                let range = e.position..e.position + e.deleted_length;
+                // Nested or overlapping matches wait for the next pass.
+                if edits
+                    .iter()
+                    .any(|x| x.range.start < range.end && range.start < x.range.end)
+                {
+                    continue;
+                }
+                let Ok(replacement) = String::from_utf8(e.inserted_text) else {
+                    continue;
+                };
+                if replacement == src[range.clone()] {
+                    continue;
+                }
+                changes.push(format!(
+                    "{}: {} -> {}",
+                    rule.config.id,
+                    one_line(&src[range.clone()]),
+                    one_line(&replacement)
+                ));
+                edits.push(Edit::replace(range, replacement));
+                hits.push(i);
+            }
+        }
+        (edits, hits)
+    }
+
+    /// Detector hits on the final text, one per line.
+    fn detect(&self, src: &str) -> Vec<String> {
+        let grep = Java.ast_grep(src);
+        let root = grep.root();
+        let mut out = Vec::new();
+        for rule in self.rules.iter().filter(|r| r.fixer().is_none()) {
+            for m in root.find_all(&rule.config.matcher) {
+                let line = m.start_pos().line() + 1;
+                let finding = format!(
+                    "{}/{} line {line}: {}",
+                    self.id, rule.config.id, rule.config.message
+                );
+                if !out.contains(&finding) {
+                    out.push(finding);
+                }
+            }
+        }
+        out
+    }
+
+    /// Drops the imports fired rules orphaned, then adds the ones they need.
+    fn fix_imports(&self, src: &str, fired: &BTreeSet<usize>) -> String {
+        let fired: Vec<&CompiledRule> = fired.iter().map(|&i| &self.rules[i]).collect();
+        let Some(parsed) = java_syntax::parse(src) else {
+            return src.to_string();
+        };
+        let root = parsed.tree.root_node();
+        let imports = java_syntax::imports(root, src);
+        let used = used_names(root, src);
+        let removals: Vec<Edit> = fired
+            .iter()
+            .flat_map(|r| &r.remove_imports)
+            .filter(|imp| !used.contains(imp.rsplit('.').next().unwrap_or(imp)))
+            .flat_map(|imp| imports.iter().filter(move |i| import_text(i) == **imp))
+            .map(|i| Edit::replace(whole_line(src, i.range.clone()), ""))
+            .collect();
+        let src = edit::apply(src, &removals).unwrap_or_else(|_| src.to_string());
+        let needed: BTreeSet<&String> = fired.iter().flat_map(|r| &r.add_imports).collect();
+        if needed.is_empty() {
+            return src;
+        }
+        let Some(parsed) = java_syntax::parse(&src) else {
+            return src;
+        };
+        let root = parsed.tree.root_node();
+        let imports = java_syntax::imports(root, &src);
+        let eol = line_ending(&src);
+        let text: String = needed
+            .iter()
+            .filter(|i| !is_imported(&imports, i))
+            .map(|i| format!("{eol}import {i};"))
+            .collect();
+        if text.is_empty() {
+            return src;
+        }
+        let anchor = imports.last().map(|i| i.range.end).or_else(|| {
+            let mut c = root.walk();
+            root.children(&mut c)
+                .find(|n| n.kind() == "package_declaration")
+                .map(|p| p.end_byte())
+        });
+        let insert = match anchor {
+            Some(at) => Edit::insert(at, text),
+            None => Edit::insert(0, format!("{}{eol}", text.trim_start())),
+        };
+        edit::apply(&src, &[insert]).unwrap_or(src)
+    }
+
+    pub fn rule_ids(&self) -> impl Iterator<Item = &str> {
+        self.rules.iter().map(|r| r.config.id.as_str())
+    }
+}
+
+fn compile(
+    recipe: &str,
+    mut raw: serde_json::Map<String, serde_json::Value>,
+) -> anyhow::Result<CompiledRule> {
+    let id = raw
+        .get("id")
+        .and_then(|v| v.as_str())
+        .unwrap_or("?")
+        .to_string();
+    let mut strings = |key: &str| -> anyhow::Result<Vec<String>> {
+        Ok(match raw.remove(key) {
+            Some(v) => serde_json::from_value(v)
+                .map_err(|e| anyhow::anyhow!("{recipe}/{id}: {key}: {e}"))?,
+            None => Vec::new(),
+        })
+    };
+    let add_imports = strings("add_imports")?;
+    let remove_imports = strings("remove_imports")?;
+    raw.entry("language").or_insert_with(|| "java".into());
+    let spec: SerializableRuleConfig<Java> =
+        serde_json::from_value(raw.into()).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
+    let config = RuleConfig::try_from(spec, &GlobalRules::default())
+        .map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
+    anyhow::ensure!(
+        config.fixer.len() <= 1,
+        "{recipe}/{id}: at most one fix per rule"
+    );
+    anyhow::ensure!(
+        !config.fixer.is_empty() || !config.message.is_empty(),
+        "{recipe}/{id}: a rule without a fix needs a message"
+    );
+    Ok(CompiledRule {
+        config,
+        add_imports,
+        remove_imports,
+    })
+}
+
+fn one_line(s: &str) -> String {
+    let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() > 80 {
+        format!("{}…", flat.chars().take(79).collect::<String>())
+    } else {
+        flat
+    }
+}
+
+fn import_text(i: &Import) -> String {
+    format!(
+        "{}{}{}",
+        if i.is_static { "static " } else { "" },
+        i.path,
+        if i.wildcard { ".*" } else { "" }
+    )
+}
+
+fn is_imported(imports: &[Import], wanted: &str) -> bool {
+    let (is_static, path) = match wanted.strip_prefix("static ") {
+        Some(p) => (true, p),
+        None => (false, wanted),
+    };
+    let package = path.rsplit_once('.').map_or("", |x| x.0);
+    (!is_static && package == "java.lang")
+        || imports.iter().any(|i| {
+            i.is_static == is_static && (i.path == path || (i.wildcard && i.path == package))
+        })
+}
+
+/// The declaration's whole line (with its line break) when it stands alone on it.
+fn whole_line(src: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let start = src[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = src[range.end..]
+        .find('\n')
+        .map_or(src.len(), |i| range.end + i + 1);
+    if src[start..range.start].trim().is_empty() && src[range.end..end].trim().is_empty() {
+        start..end
+    } else {
+        range
+    }
+}
+
+/// Simple names used outside import declarations.
+fn used_names(root: tree_sitter::Node, src: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    java_syntax::walk(root, |n| {
+        if matches!(n.kind(), "identifier" | "type_identifier") && !in_import(n) {
+            out.insert(java_syntax::text(n, src).to_string());
+        }
+    });
+    out
+}
+
+fn in_import(mut n: tree_sitter::Node) -> bool {
+    loop {
+        if n.kind() == "import_declaration" {
+            return true;
+        }
+        match n.parent() {
+            Some(p) => n = p,
+            None => return false,
+        }
+    }
+}
+
+/// The built-in Java recipes, parsed once.
+pub fn builtin() -> &'static [JavaRecipe] {
+    static BUILTIN: std::sync::LazyLock<Vec<JavaRecipe>> = std::sync::LazyLock::new(|| {
+        BUILTIN_SOURCES
+            .iter()
+            .map(|src| JavaRecipe::parse(src).expect("built-in recipe compiles"))
+            .collect()
+    });
+    &BUILTIN
+}
+
+const BUILTIN_SOURCES: &[&str] = &[
+    include_str!("catalog/java/wrapper-constructors.yml"),
+    include_str!("catalog/java/bigdecimal-rounding-mode.yml"),
+    include_str!("catalog/java/base64-from-sun-misc.yml"),
+    include_str!("catalog/java/deprecated-jdk-renames.yml"),
+    include_str!("catalog/java/removed-jdk-apis.yml"),
+    include_str!("catalog/java/spring-security-6.yml"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recipe(id: &str) -> &'static JavaRecipe {
+        builtin().iter().find(|r| r.id == id).unwrap()
+    }
+
+    #[test]
+    fn every_builtin_recipe_compiles() {
+        assert!(builtin().len() >= 6);
+    }
+
+    #[test]
+    fn nested_matches_are_rewritten_in_later_passes() {
+        let src = "class A { Object o = new Integer(new Integer(1).intValue()); }\n";
+        let r = recipe("wrapper-constructors").apply(src);
+        assert_eq!(
+            r.text.as_deref(),
+            Some("class A { Object o = Integer.valueOf(Integer.valueOf(1).intValue()); }\n")
+        );
+    }
+
+    #[test]
+    fn imports_follow_the_fix() {
+        let src = "package p;\n\nimport sun.misc.BASE64Encoder;\n\nclass A {\n  String s(byte[] b) { return new BASE64Encoder().encode(b); }\n}\n";
+        let r = recipe("base64-from-sun-misc").apply(src);
+        let out = r.text.unwrap();
+        assert!(out.contains("import java.util.Base64;"), "{out}");
+        assert!(!out.contains("sun.misc"), "{out}");
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
+    }
+
+    #[test]
+    fn a_user_rule_without_fix_or_message_is_refused() {
+        let yaml = "id: x\ndescription: d\nrules:\n  - id: r\n    rule: { pattern: foo($A) }\n";
+        let err = JavaRecipe::parse(yaml).unwrap_err().to_string();
+        assert!(err.contains("needs a message"), "{err}");
+    }
+}
