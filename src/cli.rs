@@ -40,6 +40,9 @@ pub enum Command {
         /// Target Java release (17 or 21); overrides the config file.
         #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(["17", "21"]))]
         target_java: Option<String>,
+        /// Also move Spring Boot 2 to this major line (3); overrides the config file.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(3..=3))]
+        spring_boot: Option<u32>,
         /// Rewrite without building (no baseline, no validation: outcome INCOMPLETE).
         #[arg(long)]
         no_build: bool,
@@ -68,8 +71,11 @@ pub enum Command {
         #[arg(long, default_value = "md", value_parser = ["md", "json"])]
         format: String,
     },
-    /// Describe the recipe catalog.
-    Recipes,
+    /// Describe the recipe catalog (built-in plus the project's own recipes).
+    Recipes {
+        #[command(subcommand)]
+        action: RecipesAction,
+    },
     /// Run the GitHub App: webhook server plus (unless --no-worker) an in-process worker.
     /// Settings come from the environment (deploy/README.md).
     Serve {
@@ -79,6 +85,33 @@ pub enum Command {
     },
     /// Run workers only, against the shared DATABASE_URL.
     Worker,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RecipesAction {
+    /// One line per recipe: id, kind, origin, description.
+    List {
+        /// Project whose `.uplift/recipes` and config recipes are included.
+        #[arg(long, default_value = ".")]
+        project: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// A recipe's description, preconditions and declaration.
+    Show {
+        id: String,
+        #[arg(long, default_value = ".")]
+        project: PathBuf,
+    },
+}
+
+/// The explicit settings file, else the project's `.github/uplift.yml`, else defaults.
+fn project_config(root: &std::path::Path, explicit: Option<PathBuf>) -> anyhow::Result<Config> {
+    match explicit {
+        Some(path) => Config::load(&path),
+        None if root.join(REPO_CONFIG_PATH).is_file() => Config::load(&root.join(REPO_CONFIG_PATH)),
+        None => Ok(Config::default()),
+    }
 }
 
 async fn open_store(db: Option<PathBuf>) -> anyhow::Result<Store> {
@@ -91,6 +124,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
         Command::Migrate {
             dir,
             target_java,
+            spring_boot,
             no_build,
             dry_run,
             maven_args,
@@ -101,15 +135,12 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             let root = dir
                 .canonicalize()
                 .with_context(|| format!("{} does not exist", dir.display()))?;
-            let mut cfg = match config {
-                Some(path) => Config::load(&path)?,
-                None if root.join(REPO_CONFIG_PATH).is_file() => {
-                    Config::load(&root.join(REPO_CONFIG_PATH))?
-                }
-                None => Config::default(),
-            };
+            let mut cfg = project_config(&root, config)?;
             if let Some(t) = target_java {
                 cfg.target = t.parse()?;
+            }
+            if spring_boot.is_some() {
+                cfg.spring_boot = spring_boot;
             }
             cfg.maven_args.extend(maven_args);
             cfg.validate()?;
@@ -154,9 +185,41 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
         }
         Command::Serve { no_worker } => run_app(true, !no_worker).await,
         Command::Worker => run_app(false, true).await,
-        Command::Recipes => {
-            for r in crate::recipes::catalog() {
-                println!("{:<28} {}", r.id, r.description);
+        Command::Recipes { action } => {
+            use crate::recipes::registry::Registry;
+            let (project, show) = match action {
+                RecipesAction::List { project, json } => (project, Err(json)),
+                RecipesAction::Show { id, project } => (project, Ok(id)),
+            };
+            let cfg = project_config(&project, None)?;
+            let all = Registry::load(Some(&project), &cfg.recipes)?.describe();
+            match show {
+                Err(true) => println!("{}", serde_json::to_string_pretty(&all)?),
+                Err(false) => {
+                    for r in &all {
+                        println!(
+                            "{:<30} {:<10} {:<10} {}",
+                            r.id, r.kind, r.origin, r.description
+                        );
+                    }
+                }
+                Ok(id) => {
+                    let r = all
+                        .iter()
+                        .find(|r| r.id == id)
+                        .with_context(|| format!("no recipe {id:?}; see `uplift recipes list`"))?;
+                    println!(
+                        "{}\n\n{}\n\nkind: {}\norigin: {}",
+                        r.id, r.description, r.kind, r.origin
+                    );
+                    let p = &r.preconditions;
+                    if p != &Default::default() {
+                        println!("preconditions: {}", serde_json::to_string(p)?);
+                    }
+                    if let Some(src) = &r.source {
+                        println!("\n{src}");
+                    }
+                }
             }
             Ok(0)
         }

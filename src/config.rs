@@ -22,6 +22,34 @@ pub struct Config {
     pub jdks: BTreeMap<u32, PathBuf>,
     pub budgets: Budgets,
     pub catalog: Catalog,
+    /// Move Spring Boot to this major line (only 3); unset keeps the project's Boot line.
+    pub spring_boot: Option<u32>,
+    pub recipes: RecipeSettings,
+}
+
+/// Which recipes run, and where a repository's own recipes live.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct RecipeSettings {
+    /// Opt-in recipes to turn on (style modernisations are off by default).
+    pub enable: Vec<String>,
+    /// Recipes never to run.
+    pub disable: Vec<String>,
+    /// Directory (relative to the project root) of declarative recipe files (`*.yml`).
+    pub dir: PathBuf,
+    /// Recipes written inline in this file, in the same format.
+    pub custom: Vec<serde_json::Value>,
+}
+
+impl Default for RecipeSettings {
+    fn default() -> Self {
+        Self {
+            enable: Vec::new(),
+            disable: Vec::new(),
+            dir: PathBuf::from(".uplift/recipes"),
+            custom: Vec::new(),
+        }
+    }
 }
 
 impl Default for Config {
@@ -33,6 +61,8 @@ impl Default for Config {
             jdks: BTreeMap::new(),
             budgets: Budgets::default(),
             catalog: Catalog::default(),
+            spring_boot: None,
+            recipes: RecipeSettings::default(),
         }
     }
 }
@@ -78,6 +108,9 @@ pub struct Catalog {
     pub jaxb_api: String,
     pub jaxb_runtime: String,
     pub activation_api: String,
+    /// Spring Boot 3 release a Boot 2 project moves to, and the Spring Cloud train for it.
+    pub spring_boot_3: String,
+    pub spring_cloud: String,
 }
 
 impl Default for Catalog {
@@ -91,6 +124,8 @@ impl Default for Catalog {
             jaxb_api: "jakarta.xml.bind:jakarta.xml.bind-api:2.3.3".into(),
             jaxb_runtime: "org.glassfish.jaxb:jaxb-runtime:2.3.9".into(),
             activation_api: "jakarta.activation:jakarta.activation-api:1.2.2".into(),
+            spring_boot_3: "3.3.5".into(),
+            spring_cloud: "2023.0.3".into(),
         }
     }
 }
@@ -136,6 +171,10 @@ impl Config {
             matches!(self.target, 17 | 21),
             "target must be 17 or 21, not {}",
             self.target
+        );
+        anyhow::ensure!(
+            matches!(self.spring_boot, None | Some(3)),
+            "spring_boot must be 3 when set"
         );
         for gav in [
             &self.catalog.javax_annotation_api,

@@ -40,7 +40,7 @@ fn changed(overlay: &Overlay, path: &str) -> Option<String> {
     overlay
         .changed()
         .find(|(p, _, _)| *p == Path::new(path))
-        .map(|(_, _, new)| new.to_string())
+        .and_then(|(_, _, new)| new.map(str::to_string))
 }
 
 const PARENT: &str = "<project>\n  <groupId>g</groupId>\n  <artifactId>parent</artifactId>\n  <version>1</version>\n  <modules>\n    <module>child</module>\n    <module>legacy</module>\n  </modules>\n  <properties>\n    <jdk>1.8</jdk>\n    <surefire.version>2.12.4</surefire.version>\n  </properties>\n  <build>\n    <pluginManagement>\n      <plugins>\n        <plugin>\n          <artifactId>maven-surefire-plugin</artifactId>\n          <version>${surefire.version}</version>\n        </plugin>\n      </plugins>\n    </pluginManagement>\n  </build>\n</project>\n";

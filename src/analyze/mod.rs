@@ -21,6 +21,10 @@ pub struct Module {
     pub skipped: bool,
     #[serde(skip)]
     pub java_files: Vec<JavaFacts>,
+    /// Resources a migration may rewrite: XML descriptors, properties and YAML,
+    /// `META-INF/services` entries and `spring.factories` (relative to the project root).
+    #[serde(skip)]
+    pub resource_files: Vec<PathBuf>,
 }
 
 /// Where a Java level is written, so the recipe edits the definition and not a use.
@@ -230,6 +234,7 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
             parent: None,
             skipped,
             java_files: Vec::new(),
+            resource_files: Vec::new(),
         });
     }
     fp.modules.sort_by(|a, b| a.pom.path.cmp(&b.pom.path));
@@ -254,6 +259,18 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
         .collect();
     for (i, f) in facts {
         fp.modules[i].java_files.push(f?);
+    }
+    for m in &mut fp.modules {
+        m.resource_files = files_under(
+            root,
+            &m.pom.dir(),
+            &[
+                "src/main/resources",
+                "src/test/resources",
+                "src/main/webapp",
+            ],
+            is_rewritable_resource,
+        );
     }
     summarize(&mut fp);
     Ok(fp)
@@ -300,8 +317,30 @@ fn link_parents(fp: &mut Fingerprint) {
 }
 
 fn java_sources(root: &Path, module_dir: &Path) -> Vec<PathBuf> {
+    files_under(root, module_dir, &["src/main/java", "src/test/java"], |p| {
+        p.extension().is_some_and(|e| e == "java")
+    })
+}
+
+fn is_rewritable_resource(path: &Path) -> bool {
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    matches!(
+        ext,
+        "xml" | "properties" | "yml" | "yaml" | "imports" | "factories"
+    ) || path
+        .parent()
+        .is_some_and(|p| p.ends_with("META-INF/services"))
+}
+
+/// Files under the module's `trees` that pass `keep`, sorted, relative to `root`.
+fn files_under(
+    root: &Path,
+    module_dir: &Path,
+    trees: &[&str],
+    keep: impl Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    for tree in ["src/main/java", "src/test/java"] {
+    for tree in trees {
         let base = root.join(module_dir).join(tree);
         for entry in walkdir::WalkDir::new(&base)
             .sort_by_file_name()
@@ -309,7 +348,7 @@ fn java_sources(root: &Path, module_dir: &Path) -> Vec<PathBuf> {
             .flatten()
         {
             if entry.file_type().is_file()
-                && entry.path().extension().is_some_and(|e| e == "java")
+                && keep(entry.path())
                 && let Ok(rel) = entry.path().strip_prefix(root)
             {
                 out.push(rel.to_path_buf());

@@ -9,19 +9,36 @@ use crate::analyze::Fingerprint;
 use crate::analyze::java::JunitGeneration;
 use crate::config::Config;
 use crate::journal::{Task, TaskRecord, TaskStatus};
+use crate::recipes::coordinates::{self, Kind};
 use crate::recipes::dependencies::JunitMode;
 use crate::recipes::junit5::FileOutcome;
 use crate::recipes::overlay::Overlay;
-use crate::recipes::{self, PomContext, build_plugins, dependencies, java_level, junit5};
+use crate::recipes::registry::Registry;
+use crate::recipes::{
+    self, FileResult, PomContext, build_plugins, dependencies, jakarta, java_level, junit5,
+    spring_boot,
+};
+
+/// What the recipe tier reads.
+pub struct Inputs<'a> {
+    pub root: &'a Path,
+    pub fingerprint: &'a Fingerprint,
+    pub config: &'a Config,
+    pub registry: &'a Registry,
+}
 
 /// Runs every task; returns the pending changes and one record per task, in plan order.
 pub fn execute(
-    root: &Path,
-    fp: &Fingerprint,
-    config: &Config,
+    inputs: &Inputs,
     tasks: &[Task],
     mut on_task: impl FnMut(usize),
 ) -> (Overlay, Vec<TaskRecord>) {
+    let Inputs {
+        root,
+        fingerprint: fp,
+        config,
+        registry,
+    } = *inputs;
     let ctx = PomContext {
         fingerprint: fp,
         catalog: &config.catalog,
@@ -139,6 +156,76 @@ pub fn execute(
             Some(recipes::REMOVED_JAVA_EE_APIS) => {
                 pom_result(dependencies::removed_java_ee(&ctx, &mut overlay))
             }
+            Some(recipes::JAVAX_TO_JAKARTA) => {
+                let mut done = rewrite_java_files(fp, &mut overlay, jakarta::java_file);
+                done.merge(rewrite_resources(&mut overlay, &task.files, |rel, src| {
+                    let xml = rel.extension().is_some_and(|e| e == "xml");
+                    jakarta::resource_file(src, xml)
+                }));
+                for rel in &task.files {
+                    if let Some(new) = jakarta::services_rename(rel)
+                        && let Ok(text) = overlay.text(rel)
+                    {
+                        let (edits, _) = jakarta::rename_names(&text);
+                        let text = crate::edit::apply(&text, &edits).unwrap_or(text);
+                        overlay.create(&new, text);
+                        overlay.delete(rel);
+                        done.files.extend([rel.clone(), new.clone()]);
+                        done.changes
+                            .push(format!("{} -> {}", rel.display(), new.display()));
+                    }
+                }
+                done.pom(coordinates::apply(
+                    &ctx,
+                    &mut overlay,
+                    &jakarta::TABLE.artifacts,
+                    Kind::Dependency,
+                ));
+                done.record(task)
+            }
+            Some(recipes::SPRING_BOOT_3) => {
+                let config_files: Vec<PathBuf> = task
+                    .files
+                    .iter()
+                    .filter(|p| spring_boot::is_config_file(p))
+                    .cloned()
+                    .collect();
+                let mut done = rewrite_resources(&mut overlay, &config_files, |rel, src| {
+                    let yaml = rel.extension().is_some_and(|e| e != "properties");
+                    spring_boot::config_file(src, yaml)
+                });
+                for rel in task
+                    .files
+                    .iter()
+                    .filter(|p| p.ends_with("spring.factories"))
+                {
+                    done.pom(spring_boot::move_auto_configuration(&mut overlay, rel));
+                }
+                done.pom(spring_boot::pom(&ctx, &mut overlay));
+                done.record(task)
+            }
+            Some(id) if registry.get(id).is_some() => {
+                let active: Vec<_> = task
+                    .recipes
+                    .iter()
+                    .filter_map(|r| registry.get(r))
+                    .collect();
+                rewrite_java_files(fp, &mut overlay, |src| {
+                    let mut all = FileResult::default();
+                    let mut current = src.to_string();
+                    for recipe in &active {
+                        let r = recipe.apply(&current);
+                        all.changes.extend(r.changes);
+                        all.findings.extend(r.findings);
+                        if let Some(t) = r.text {
+                            current = t;
+                        }
+                    }
+                    all.text = (current != src).then_some(current);
+                    all
+                })
+                .record(task)
+            }
             Some(recipes::BUILD_PLUGINS) => {
                 let needs = build_plugins::Needs {
                     junit_platform: jupiter_introduced,
@@ -156,4 +243,112 @@ pub fn execute(
         records.push(rec);
     }
     (overlay, records)
+}
+
+/// What a project-wide recipe did, gathered over many files.
+#[derive(Default)]
+struct Gathered {
+    files: Vec<PathBuf>,
+    changes: Vec<String>,
+    findings: Vec<String>,
+    error: Option<String>,
+}
+
+impl Gathered {
+    fn merge(&mut self, other: Gathered) {
+        self.files.extend(other.files);
+        self.changes.extend(other.changes);
+        self.findings.extend(other.findings);
+        self.error = self.error.take().or(other.error);
+    }
+
+    fn pom(&mut self, result: anyhow::Result<Vec<String>>) {
+        match result {
+            Ok(changes) => self.changes.extend(changes),
+            Err(e) => self.error = Some(format!("{e:#}")),
+        }
+    }
+
+    /// Findings are work left for the next tier even when other files changed.
+    fn record(self, task: &Task) -> TaskRecord {
+        let (status, reason) = if let Some(e) = self.error {
+            (TaskStatus::Failed, Some(e))
+        } else if !self.findings.is_empty() {
+            (TaskStatus::LeftForNextTier, Some(self.findings.join("; ")))
+        } else if self.changes.is_empty() {
+            (TaskStatus::NoChange, None)
+        } else {
+            (TaskStatus::Done, None)
+        };
+        TaskRecord {
+            task_id: task.id.clone(),
+            tier: "recipe".into(),
+            status,
+            files: self.files,
+            changes: self.changes,
+            reason,
+        }
+    }
+}
+
+/// Applies `f` to every parseable Java file of the modules being migrated, in parallel,
+/// on the text earlier tasks left in the overlay.
+fn rewrite_java_files(
+    fp: &Fingerprint,
+    overlay: &mut Overlay,
+    f: impl Fn(&str) -> FileResult + Sync,
+) -> Gathered {
+    let files: Vec<PathBuf> = fp
+        .modules
+        .iter()
+        .filter(|m| !m.skipped)
+        .flat_map(|m| &m.java_files)
+        .filter(|j| j.syntax_error.is_none())
+        .map(|j| j.path.clone())
+        .collect();
+    let texts: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .filter_map(|rel| overlay.text(&rel).ok().map(|t| (rel, t)))
+        .collect();
+    let results: Vec<(PathBuf, String, FileResult)> = texts
+        .into_par_iter()
+        .map(|(rel, src)| {
+            let r = f(&src);
+            (rel, src, r)
+        })
+        .collect();
+    gather(overlay, results)
+}
+
+/// Applies `f` to each listed resource file (sequentially: there are few).
+fn rewrite_resources(
+    overlay: &mut Overlay,
+    files: &[PathBuf],
+    f: impl Fn(&Path, &str) -> FileResult,
+) -> Gathered {
+    let results = files
+        .iter()
+        .filter_map(|rel| {
+            let src = overlay.text(rel).ok()?;
+            let r = f(rel, &src);
+            Some((rel.clone(), src, r))
+        })
+        .collect();
+    gather(overlay, results)
+}
+
+fn gather(overlay: &mut Overlay, results: Vec<(PathBuf, String, FileResult)>) -> Gathered {
+    let mut g = Gathered::default();
+    for (rel, src, r) in results {
+        let p = rel.display();
+        g.changes
+            .extend(r.changes.iter().map(|c| format!("{p}: {c}")));
+        g.findings
+            .extend(r.findings.iter().map(|c| format!("{p}: {c}")));
+        if let Some(text) = r.text {
+            overlay.write(&rel, src, text);
+            g.files.push(rel);
+        }
+    }
+    g
 }

@@ -19,6 +19,7 @@ use crate::journal::{
 };
 use crate::progress::Observer;
 use crate::recipes::overlay::Overlay;
+use crate::recipes::registry::Registry;
 use crate::store::Store;
 use router::{State, Step};
 
@@ -59,6 +60,7 @@ pub async fn run<O: Observer>(
             ..Default::default()
         },
         fingerprint: None,
+        registry: None,
         overlay: None,
         jdks: jdk::discover(&opts.config.jdks),
         started: Instant::now(),
@@ -156,6 +158,8 @@ struct Run<'a> {
     journal: Journal,
     state: State,
     fingerprint: Option<Fingerprint>,
+    /// Recipes for this run: the built-in catalog plus the repository's own.
+    registry: Option<Registry>,
     overlay: Option<Overlay>,
     jdks: Vec<jdk::Jdk>,
     started: Instant,
@@ -209,11 +213,17 @@ impl Run<'_> {
         let t = Instant::now();
         let root = self.opts.root.clone();
         let skip = self.opts.config.skip_modules.clone();
-        let result = tokio::task::block_in_place(|| analyze::analyze(&root, &skip));
+        let recipes = &self.opts.config.recipes;
+        let result = tokio::task::block_in_place(|| {
+            let fp = analyze::analyze(&root, &skip).map_err(|e| e.to_string())?;
+            let registry = Registry::load(Some(&root), recipes).map_err(|e| format!("{e:#}"))?;
+            Ok::<_, String>((fp, registry))
+        });
         self.state.analyzed = true;
         let inputs = json!({"root": root, "skip_modules": skip});
         match result {
-            Ok(fp) => {
+            Ok((fp, registry)) => {
+                self.registry = Some(registry);
                 let analysis = summarize(&fp);
                 let category = if fp.java_files == 0 && fp.modules.len() <= 1 {
                     Category::Empty
@@ -241,9 +251,7 @@ impl Run<'_> {
                     "project directory",
                     "fingerprint",
                     inputs,
-                    StepResult::AnalysisFailed {
-                        error: e.to_string(),
-                    },
+                    StepResult::AnalysisFailed { error: e },
                     Category::Error,
                     t,
                 )
@@ -351,8 +359,9 @@ impl Run<'_> {
     async fn plan(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
         let fp = self.fingerprint.as_ref().expect("analysis precedes plan");
+        let registry = self.registry.as_ref().expect("loaded with the analysis");
         let plan::Plan { tasks, decisions } =
-            plan::plan(fp, self.opts.config.target, self.journal.baseline());
+            plan::plan(fp, &self.opts.config, registry, self.journal.baseline());
         self.state.planned = true;
         self.state.tasks_pending = !tasks.is_empty();
         let category = if tasks.is_empty() {
@@ -387,9 +396,14 @@ impl Run<'_> {
         let tasks = self.journal.tasks().to_vec();
         let total = tasks.len();
         let (overlay, records) = tokio::task::block_in_place(|| {
-            execute::execute(&self.opts.root, fp, &self.opts.config, &tasks, |i| {
-                progress.task(i + 1, total)
-            })
+            let registry = self.registry.as_ref().expect("loaded with the analysis");
+            let inputs = execute::Inputs {
+                root: &self.opts.root,
+                fingerprint: fp,
+                config: &self.opts.config,
+                registry,
+            };
+            execute::execute(&inputs, &tasks, |i| progress.task(i + 1, total))
         });
         self.state.tasks_pending = false;
         self.overlay = Some(overlay);

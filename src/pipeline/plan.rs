@@ -3,8 +3,11 @@
 use crate::analyze::Fingerprint;
 use crate::analyze::java::JunitGeneration;
 use crate::analyze::pom::version_lt;
+use crate::config::Config;
 use crate::journal::{BuildOutcome, Task};
 use crate::recipes;
+use crate::recipes::registry::Registry;
+use crate::recipes::spring_boot;
 
 /// Oldest Spring Boot line that runs on Java 17.
 const MIN_BOOT_FOR_17: &str = "2.5.0";
@@ -16,8 +19,15 @@ pub struct Plan {
     pub decisions: Vec<String>,
 }
 
-pub fn plan(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> Plan {
-    let decisions = decisions(fp, target, baseline);
+pub fn plan(
+    fp: &Fingerprint,
+    config: &Config,
+    registry: &Registry,
+    baseline: Option<&BuildOutcome>,
+) -> Plan {
+    let target = config.target;
+    let boot_3 = moves_to_boot_3(fp, config);
+    let decisions = decisions(fp, config, baseline);
     let mut tasks = Vec::new();
     let mut add = |id: String,
                    title: String,
@@ -118,27 +128,64 @@ pub fn plan(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> P
         Vec::new(),
         "old plugin versions fail on new JDKs or do not run Jupiter tests".into(),
     );
-    if let Some(boot) = &fp.spring_boot
-        && version_lt(boot, MIN_BOOT_FOR_17)
-    {
-        add(
+    let resources = |keep: fn(&std::path::Path) -> bool| -> Vec<std::path::PathBuf> {
+        fp.modules
+            .iter()
+            .filter(|m| !m.skipped)
+            .flat_map(|m| m.resource_files.iter().filter(|p| keep(p)).cloned())
+            .collect()
+    };
+    match &fp.spring_boot {
+        Some(boot) if boot_3 => add(
+            "spring-boot".into(),
+            format!("Spring Boot {boot} -> {}", config.catalog.spring_boot_3),
+            &[recipes::SPRING_BOOT_3],
+            resources(|p| {
+                spring_boot::is_config_file(p) || p.ends_with("META-INF/spring.factories")
+            }),
+            "spring_boot: 3 requested; parent/BOM/plugin, renamed artifacts and configuration keys move".into(),
+        ),
+        Some(boot) if version_lt(boot, MIN_BOOT_FOR_17) => add(
             "spring-boot".into(),
             format!("Upgrade Spring Boot {boot} to a line that supports Java {target}"),
             &[],
             Vec::new(),
             format!("Spring Boot {boot} predates Java 17 support ({MIN_BOOT_FOR_17})"),
-        );
+        ),
+        _ => {}
     }
-    if !fp.javax_jakarta_ee.is_empty() && requires_jakarta(fp) {
+    if requires_jakarta(fp) || boot_3 {
         add(
             "jakarta".into(),
             "Move Jakarta-EE-owned javax.* to jakarta.*".into(),
-            &[],
+            &[recipes::JAVAX_TO_JAKARTA],
+            resources(|_| true),
+            "the platform (Spring Boot 3 / Jakarta EE 9+) requires the jakarta namespace; Java sources are scanned project-wide".into(),
+        );
+    }
+    let java_rules: Vec<&str> = registry.active(config).map(|r| r.id.as_str()).collect();
+    if !java_rules.is_empty() {
+        add(
+            "java-apis".into(),
+            "Replace removed and deprecated APIs (declarative recipes)".into(),
+            &java_rules,
             Vec::new(),
-            "the platform (Spring Boot 3 / Jakarta EE 9+) requires the jakarta namespace".into(),
+            format!(
+                "{} declarative recipes apply to Java {target}; each checks its own preconditions per file",
+                java_rules.len()
+            ),
         );
     }
     Plan { tasks, decisions }
+}
+
+/// Boot 2 is moved to 3 only when asked (`spring_boot: 3`).
+fn moves_to_boot_3(fp: &Fingerprint, config: &Config) -> bool {
+    config.spring_boot == Some(3)
+        && fp
+            .spring_boot
+            .as_deref()
+            .is_some_and(|v| version_lt(v, "3.0.0"))
 }
 
 /// Spring Boot 3 (or any jakarta-namespace API declared) means javax must move.
@@ -156,7 +203,9 @@ fn requires_jakarta(fp: &Fingerprint) -> bool {
         })
 }
 
-fn decisions(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> Vec<String> {
+fn decisions(fp: &Fingerprint, config: &Config, baseline: Option<&BuildOutcome>) -> Vec<String> {
+    let target = config.target;
+    let boot_3 = moves_to_boot_3(fp, config);
     let mut out = vec![match fp.java_level {
         Some(l) if l >= target => {
             format!("Java level {l} already at or above {target}: never downgraded")
@@ -166,7 +215,9 @@ fn decisions(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> 
     }];
     let ee = fp.javax_jakarta_ee.len();
     if ee > 0 {
-        out.push(if requires_jakarta(fp) {
+        out.push(if boot_3 {
+            format!("javax -> jakarta: required by Spring Boot 3; {ee} Jakarta-EE-owned imports to move")
+        } else if requires_jakarta(fp) {
             format!("javax -> jakarta: required by the platform; {ee} Jakarta-EE-owned imports to move")
         } else {
             format!(
@@ -182,11 +233,15 @@ fn decisions(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> 
         ));
     }
     match &fp.spring_boot {
+        Some(v) if boot_3 => out.push(format!(
+            "Spring Boot {v} -> {} (requested); Java {target} meets Boot 3's Java 17 floor",
+            config.catalog.spring_boot_3
+        )),
         Some(v) if version_lt(v, MIN_BOOT_FOR_17) => out.push(format!(
             "Spring Boot {v} cannot run on Java {target}: upgrade needed"
         )),
         Some(v) => out.push(format!(
-            "Spring Boot {v} runs on Java {target}: not upgraded (2 -> 3 is a separate migration)"
+            "Spring Boot {v} runs on Java {target}: not upgraded (ask for it with spring_boot: 3)"
         )),
         None => {}
     }
@@ -206,6 +261,16 @@ fn decisions(fp: &Fingerprint, target: u32, baseline: Option<&BuildOutcome>) -> 
 mod tests {
     use super::*;
 
+    fn plan_for(fp: &Fingerprint, target: u32, boot: Option<u32>) -> Plan {
+        let config = Config {
+            target,
+            spring_boot: boot,
+            ..Config::default()
+        };
+        let registry = Registry::load(None, &config.recipes).unwrap();
+        plan(fp, &config, &registry, None)
+    }
+
     fn fingerprint(boot: &str) -> Fingerprint {
         Fingerprint {
             spring_boot: Some(boot.into()),
@@ -218,7 +283,7 @@ mod tests {
 
     #[test]
     fn javax_moves_only_when_the_platform_requires_it() {
-        let on_boot2 = plan(&fingerprint("2.7.18"), 21, None);
+        let on_boot2 = plan_for(&fingerprint("2.7.18"), 21, None);
         assert!(!on_boot2.tasks.iter().any(|t| t.id == "jakarta"));
         assert!(
             on_boot2.decisions.iter().any(|d| d.contains("not moved")),
@@ -231,13 +296,17 @@ mod tests {
                 .iter()
                 .any(|d| d.contains("never renamed"))
         );
-        let on_boot3 = plan(&fingerprint("3.2.0"), 21, None);
+        let on_boot3 = plan_for(&fingerprint("3.2.0"), 21, None);
         assert!(on_boot3.tasks.iter().any(|t| t.id == "jakarta"));
+        let moving = plan_for(&fingerprint("2.7.18"), 17, Some(3));
+        assert!(moving.tasks.iter().any(|t| t.id == "jakarta"));
+        let boot = moving.tasks.iter().find(|t| t.id == "spring-boot").unwrap();
+        assert_eq!(boot.recipes, vec![recipes::SPRING_BOOT_3]);
     }
 
     #[test]
     fn old_spring_boot_gets_a_task_for_the_next_tier() {
-        let p = plan(&fingerprint("2.1.0"), 17, None);
+        let p = plan_for(&fingerprint("2.1.0"), 17, None);
         let boot = p.tasks.iter().find(|t| t.id == "spring-boot").unwrap();
         assert!(boot.recipes.is_empty());
     }

@@ -10,8 +10,8 @@ pub mod java_rules;
 pub mod junit5;
 pub mod overlay;
 pub mod pom_edit;
-
-use serde::Serialize;
+pub mod registry;
+pub mod spring_boot;
 
 use crate::analyze::Fingerprint;
 use crate::config::Catalog;
@@ -27,42 +27,49 @@ pub struct FileResult {
     pub findings: Vec<String>,
 }
 
-/// What the catalog says about a recipe.
-#[derive(Debug, Clone, Serialize)]
-pub struct RecipeInfo {
-    pub id: &'static str,
-    pub description: &'static str,
-}
-
 pub const JAVA_LEVEL: &str = "java-level";
 pub const BUILD_PLUGINS: &str = "build-plugins";
 pub const REMOVED_JAVA_EE_APIS: &str = "removed-java-ee-apis";
 pub const JUNIT_DEPENDENCIES: &str = "junit-jupiter-dependencies";
 pub const JUNIT4_TO_JUPITER: &str = "junit4-to-jupiter";
+pub const JAVAX_TO_JAKARTA: &str = "javax-to-jakarta";
+pub const SPRING_BOOT_3: &str = "spring-boot-3";
 
-pub fn catalog() -> Vec<RecipeInfo> {
-    vec![
-        RecipeInfo {
-            id: JAVA_LEVEL,
-            description: "Raises maven.compiler.release/source/target and compiler <release> to the target where they are defined (never downgrades).",
-        },
-        RecipeInfo {
-            id: BUILD_PLUGINS,
-            description: "Raises maven-compiler-plugin and maven-surefire-plugin to catalog versions that support the target JDK and the JUnit Platform.",
-        },
-        RecipeInfo {
-            id: REMOVED_JAVA_EE_APIS,
-            description: "Adds API dependencies for javax.annotation, javax.xml.bind and javax.activation, which the JDK dropped in Java 11.",
-        },
-        RecipeInfo {
-            id: JUNIT_DEPENDENCIES,
-            description: "Replaces junit:junit with JUnit Jupiter, or adds Jupiter plus the vintage engine where JUnit 4 code remains.",
-        },
-        RecipeInfo {
-            id: JUNIT4_TO_JUPITER,
-            description: "Rewrites JUnit 4 test sources to JUnit Jupiter (imports, lifecycle annotations, assertions, expected/timeout).",
-        },
+/// Recipes written in code (over data tables where one exists): id, kind, description.
+pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 7] {
+    [
+        (
+            JAVA_LEVEL,
+            "code",
+            "Raises maven.compiler.release/source/target and compiler <release> to the target where they are defined (never downgrades).",
+        ),
+        (
+            BUILD_PLUGINS,
+            "code",
+            "Raises maven-compiler-plugin and maven-surefire-plugin to catalog versions that support the target JDK and the JUnit Platform.",
+        ),
+        (
+            REMOVED_JAVA_EE_APIS,
+            "code",
+            "Adds API dependencies for javax.annotation, javax.xml.bind and javax.activation, which the JDK dropped in Java 11.",
+        ),
+        (
+            JUNIT_DEPENDENCIES,
+            "code",
+            "Replaces junit:junit with JUnit Jupiter, or adds Jupiter plus the vintage engine where JUnit 4 code remains.",
+        ),
+        (JUNIT4_TO_JUPITER, "table", junit5_description()),
+        (JAVAX_TO_JAKARTA, "table", jakarta_description()),
+        (SPRING_BOOT_3, "table", spring_boot::description()),
     ]
+}
+
+fn junit5_description() -> &'static str {
+    &junit5::TABLE.description
+}
+
+fn jakarta_description() -> &'static str {
+    &jakarta::TABLE.description
 }
 
 /// What pom recipes read: the analysis and the versions to write.

@@ -45,6 +45,18 @@ impl Overlay {
             .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "deleted by this run"))
     }
 
+    /// The file's pending text (or its text on disk) without tracking it.
+    pub fn text(&self, rel: &Path) -> std::io::Result<String> {
+        match self.files.get(rel) {
+            Some((_, Some(current))) => Ok(current.clone()),
+            Some((_, None)) => Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "deleted by this run",
+            )),
+            None => std::fs::read_to_string(self.root.join(rel)),
+        }
+    }
+
     /// Records new content for a file already read (or known by its original).
     pub fn write(&mut self, rel: &Path, original: String, text: String) {
         self.files

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use uplift::config::Config;
 use uplift::pipeline::{execute, plan};
+use uplift::recipes::registry::Registry;
 
 fn main_class(i: usize) -> String {
     let mut s = format!(
@@ -86,9 +87,16 @@ fn main() {
     let t = Instant::now();
     let fp = uplift::analyze::analyze(root, &[]).unwrap();
     let analyze_s = t.elapsed().as_secs_f64();
-    let tasks = plan::plan(&fp, config.target, None).tasks;
+    let registry = Registry::load(None, &config.recipes).unwrap();
+    let tasks = plan::plan(&fp, &config, &registry, None).tasks;
     let t = Instant::now();
-    let (overlay, records) = execute::execute(root, &fp, &config, &tasks, |_| {});
+    let inputs = execute::Inputs {
+        root,
+        fingerprint: &fp,
+        config: &config,
+        registry: &registry,
+    };
+    let (overlay, records) = execute::execute(&inputs, &tasks, |_| {});
     let execute_s = t.elapsed().as_secs_f64();
     let t = Instant::now();
     let written = overlay.commit().unwrap();

@@ -1,0 +1,160 @@
+//! Every recipe a run can use: the code recipes, the built-in declarative catalog, and the
+//! repository's own declarative recipes (`recipes.dir`, default `.uplift/recipes/*.yml`, and
+//! `recipes.custom` in the config). `uplift recipes list|show` renders this.
+
+use std::path::Path;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use crate::config::{Config, RecipeSettings};
+
+use super::java_rules::{JavaRecipe, Preconditions};
+use super::{code_recipes, java_rules};
+
+/// What `uplift recipes` shows about one recipe.
+#[derive(Debug, Clone, Serialize)]
+pub struct RecipeInfo {
+    pub id: String,
+    pub description: String,
+    /// `code` (a Rust recipe), `java-rules` (ast-grep rules) or `table` (code over a data file).
+    pub kind: &'static str,
+    /// `builtin`, or the file/config that declared it.
+    pub origin: String,
+    pub preconditions: Preconditions,
+    /// The declaration (YAML) for declarative recipes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+pub struct Registry {
+    java: Vec<(String, JavaRecipe)>,
+}
+
+impl Registry {
+    /// Built-in recipes plus the repository's own; a broken user recipe is an error that
+    /// names its file, never silently skipped.
+    pub fn load(root: Option<&Path>, settings: &RecipeSettings) -> anyhow::Result<Self> {
+        let mut java: Vec<(String, JavaRecipe)> = java_rules::BUILTIN_SOURCES
+            .iter()
+            .map(|src| JavaRecipe::parse(src).map(|r| ("builtin".to_string(), r)))
+            .collect::<anyhow::Result<_>>()?;
+        if let Some(dir) = root.map(|r| r.join(&settings.dir)).filter(|d| d.is_dir()) {
+            let mut files: Vec<_> = std::fs::read_dir(&dir)?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "yml" || e == "yaml"))
+                .collect();
+            files.sort();
+            for f in files {
+                let text = std::fs::read_to_string(&f)?;
+                let rel = f.strip_prefix(root.unwrap_or(Path::new(""))).unwrap_or(&f);
+                let recipe = JavaRecipe::parse(&text)
+                    .with_context(|| format!("recipe file {}", rel.display()))?;
+                java.push((rel.display().to_string(), recipe));
+            }
+        }
+        for (i, value) in settings.custom.iter().enumerate() {
+            let text = serde_json::to_string(value)?;
+            let recipe = JavaRecipe::parse(&text)
+                .with_context(|| format!("recipes.custom[{i}] in the config"))?;
+            java.push(("config recipes.custom".to_string(), recipe));
+        }
+        let mut ids = std::collections::BTreeSet::new();
+        for (origin, r) in &java {
+            anyhow::ensure!(
+                ids.insert(r.id.clone()) && !code_recipes().iter().any(|c| c.0 == r.id),
+                "recipe id {} ({origin}) is already taken",
+                r.id
+            );
+        }
+        Ok(Self { java })
+    }
+
+    /// The declarative Java recipes this run uses, in catalog order.
+    pub fn active<'a>(&'a self, config: &'a Config) -> impl Iterator<Item = &'a JavaRecipe> {
+        self.java
+            .iter()
+            .map(|(_, r)| r)
+            .filter(move |r| enabled(&r.id, &r.when, config))
+    }
+
+    pub fn get(&self, id: &str) -> Option<&JavaRecipe> {
+        self.java.iter().map(|(_, r)| r).find(|r| r.id == id)
+    }
+
+    pub fn describe(&self) -> Vec<RecipeInfo> {
+        let mut out: Vec<RecipeInfo> = code_recipes()
+            .iter()
+            .map(|(id, kind, description)| RecipeInfo {
+                id: id.to_string(),
+                description: description.to_string(),
+                kind,
+                origin: "builtin".into(),
+                preconditions: Preconditions::default(),
+                source: None,
+            })
+            .collect();
+        out.extend(self.java.iter().map(|(origin, r)| RecipeInfo {
+            id: r.id.clone(),
+            description: r.description.clone(),
+            kind: "java-rules",
+            origin: origin.clone(),
+            preconditions: r.when.clone(),
+            source: Some(r.source.clone()),
+        }));
+        out
+    }
+}
+
+/// Whether a declarative recipe runs under this config.
+fn enabled(id: &str, when: &Preconditions, config: &Config) -> bool {
+    let listed = |l: &[String]| l.iter().any(|x| x == id);
+    !listed(&config.recipes.disable)
+        && (!when.opt_in || listed(&config.recipes.enable))
+        && when.min_target.is_none_or(|t| config.target >= t)
+        && (!when.spring_boot_3 || config.spring_boot == Some(3))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repository_recipes_load_and_follow_preconditions() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".uplift/recipes")).unwrap();
+        std::fs::write(
+            dir.path().join(".uplift/recipes/legacy-log.yml"),
+            "id: legacy-log\ndescription: LegacyLog.warn -> Log.warn\nwhen: { opt_in: true }\nrules:\n  - id: warn\n    rule: { pattern: LegacyLog.warn($M) }\n    fix: Log.warn($M)\n",
+        )
+        .unwrap();
+        let mut config = Config::default();
+        let reg = Registry::load(Some(dir.path()), &config.recipes).unwrap();
+        assert!(
+            reg.describe()
+                .iter()
+                .any(|r| r.id == "legacy-log" && r.origin == ".uplift/recipes/legacy-log.yml")
+        );
+        assert!(!reg.active(&config).any(|r| r.id == "legacy-log"));
+        config.recipes.enable.push("legacy-log".into());
+        assert!(reg.active(&config).any(|r| r.id == "legacy-log"));
+        assert!(!reg.active(&config).any(|r| r.id == "spring-security-6"));
+        config.spring_boot = Some(3);
+        assert!(reg.active(&config).any(|r| r.id == "spring-security-6"));
+    }
+
+    #[test]
+    fn a_broken_user_recipe_names_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".uplift/recipes")).unwrap();
+        std::fs::write(dir.path().join(".uplift/recipes/bad.yml"), "id: bad\n").unwrap();
+        let err = Registry::load(Some(dir.path()), &RecipeSettings::default())
+            .err()
+            .unwrap();
+        assert!(
+            format!("{err:#}").contains(".uplift/recipes/bad.yml"),
+            "{err:#}"
+        );
+    }
+}

@@ -1,0 +1,469 @@
+//! Recipe `spring-boot-3`: Spring Boot 2 -> 3 on the build and configuration side. Key and
+//! artifact renames are data (`catalog/spring-boot-3.yml`); this code finds keys in
+//! `.properties` and YAML without reformatting either, and moves auto-configuration
+//! registrations out of `spring.factories`. Source changes come from the javax -> jakarta
+//! recipe and the `spring-*` declarative Java recipes.
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Deserialize;
+
+use crate::edit::{self, Edit, line_ending};
+use crate::recipes::overlay::Overlay;
+
+use super::coordinates::{self, Kind, Move};
+use super::{FileResult, PomContext};
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    /// Named for readers of the YAML; the code uses [`super::SPRING_BOOT_3`].
+    #[serde(rename = "id")]
+    _id: String,
+    description: String,
+    artifacts: Vec<Move>,
+    property_renames: Vec<KeyRename>,
+    value_renames: std::collections::BTreeMap<String, String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KeyRename {
+    from: String,
+    to: String,
+}
+
+struct Compiled {
+    table: Table,
+    /// `from` as a regex: `{x}` captures one segment, a trailing dot matches a prefix.
+    patterns: Vec<Regex>,
+}
+
+static TABLE: LazyLock<Compiled> = LazyLock::new(|| {
+    let table: Table = serde_saphyr::from_str(include_str!("catalog/spring-boot-3.yml"))
+        .expect("built-in spring-boot-3 table is valid YAML");
+    let patterns = table
+        .property_renames
+        .iter()
+        .map(|r| {
+            let body = regex::escape(r.from.trim_end_matches('.')).replace(r"\{x\}", "([^.]+)");
+            let tail = if r.from.ends_with('.') {
+                r"(\..*)?"
+            } else {
+                ""
+            };
+            Regex::new(&format!("^{body}({tail})$")).expect("valid key pattern")
+        })
+        .collect();
+    Compiled { table, patterns }
+});
+
+pub fn description() -> &'static str {
+    &TABLE.table.description
+}
+
+/// Where the auto-configuration list lives in Boot 2.7+ and 3.
+pub const AUTOCONFIG_IMPORTS: &str =
+    "META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports";
+const ENABLE_AUTOCONFIG: &str = "org.springframework.boot.autoconfigure.EnableAutoConfiguration";
+
+/// Parent, BOM, plugin and Spring Cloud train to the catalog's releases, and the artifacts
+/// Boot 3 manages under new coordinates.
+pub fn pom(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<Vec<String>> {
+    let boot = &ctx.catalog.spring_boot_3;
+    let at = |ga: &str, v: &str| Move {
+        from: ga.to_string(),
+        to: format!("{ga}:{v}"),
+    };
+    let mut changes = coordinates::apply(
+        ctx,
+        overlay,
+        &[at(
+            "org.springframework.boot:spring-boot-starter-parent",
+            boot,
+        )],
+        Kind::Parent,
+    )?;
+    changes.extend(coordinates::apply(
+        ctx,
+        overlay,
+        &[at(
+            "org.springframework.boot:spring-boot-maven-plugin",
+            boot,
+        )],
+        Kind::Plugin,
+    )?);
+    let mut deps = vec![
+        at("org.springframework.boot:spring-boot-dependencies", boot),
+        at(
+            "org.springframework.cloud:spring-cloud-dependencies",
+            &ctx.catalog.spring_cloud,
+        ),
+    ];
+    deps.extend(TABLE.table.artifacts.iter().cloned());
+    changes.extend(coordinates::apply(ctx, overlay, &deps, Kind::Dependency)?);
+    Ok(changes)
+}
+
+/// Is this a Spring Boot configuration file (`application*.properties|yml|yaml`, also
+/// under `config/`)?
+pub fn is_config_file(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.starts_with("application")
+        && [".properties", ".yml", ".yaml"]
+            .iter()
+            .any(|e| name.ends_with(e))
+}
+
+enum Renamed {
+    To(String),
+    Removed,
+}
+
+/// The new full key for `full`, when a rename applies.
+fn rename(full: &str) -> Option<Renamed> {
+    TABLE
+        .patterns
+        .iter()
+        .zip(&TABLE.table.property_renames)
+        .find_map(|(re, r)| {
+            let caps = re.captures(full)?;
+            if r.to.is_empty() {
+                return Some(Renamed::Removed);
+            }
+            let mut to = r.to.trim_end_matches('.').to_string();
+            if r.from.contains("{x}") {
+                to = to.replace("{x}", caps.get(1).map_or("", |m| m.as_str()));
+            }
+            let rest = caps.get(caps.len() - 1).map_or("", |m| m.as_str());
+            Some(Renamed::To(format!("{to}{rest}")))
+        })
+}
+
+/// Renames keys (and dialect values) in one configuration file.
+pub fn config_file(src: &str, yaml: bool) -> FileResult {
+    let mut result = FileResult::default();
+    let mut edits = Vec::new();
+    let keys = if yaml {
+        yaml_keys(src)
+    } else {
+        properties_keys(src)
+    };
+    // A renamed YAML mapping carries its children along: skip them.
+    let mut moved_at: Option<usize> = None;
+    for k in keys {
+        if moved_at.is_some_and(|d| k.depth > d) {
+            continue;
+        }
+        moved_at = None;
+        let full = if k.parent.is_empty() {
+            k.key.clone()
+        } else {
+            format!("{}.{}", k.parent, k.key)
+        };
+        let line = src[..k.range.start].matches('\n').count() + 1;
+        match rename(&full) {
+            Some(Renamed::Removed) => result.findings.push(format!(
+                "line {line}: {full} no longer exists in Spring Boot 3; remove or replace it"
+            )),
+            Some(Renamed::To(new_full)) => {
+                let in_place = if k.parent.is_empty() {
+                    Some(new_full.as_str())
+                } else {
+                    new_full.strip_prefix(&format!("{}.", k.parent))
+                };
+                match in_place {
+                    Some(new_key) => {
+                        result.changes.push(format!("{full} -> {new_full}"));
+                        edits.push(Edit::replace(k.range.clone(), new_key));
+                        moved_at = Some(k.depth);
+                    }
+                    None => result.findings.push(format!(
+                        "line {line}: {full} must become {new_full}; the YAML nesting has to be changed by hand"
+                    )),
+                }
+            }
+            None => {}
+        }
+        // Removed dialect class names are unique, whatever key holds them.
+        if let Some(v) = &k.value
+            && let Some(new) = TABLE.table.value_renames.get(src[v.clone()].trim())
+            && new != src[v.clone()].trim()
+        {
+            result
+                .changes
+                .push(format!("{full}: {} -> {new}", src[v.clone()].trim()));
+            edits.push(Edit::replace(v.clone(), new.clone()));
+        }
+    }
+    if !edits.is_empty() {
+        match edit::apply(src, &edits) {
+            Ok(out) => result.text = Some(out),
+            Err(e) => result
+                .findings
+                .push(format!("conflicting key renames: {e}")),
+        }
+    }
+    result
+}
+
+struct Key {
+    /// Full dotted path of the enclosing mappings (YAML); empty for properties.
+    parent: String,
+    key: String,
+    depth: usize,
+    range: std::ops::Range<usize>,
+    /// The scalar value on the same line, if any.
+    value: Option<std::ops::Range<usize>>,
+}
+
+fn lines_with_offsets(src: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut at = 0;
+    src.split_inclusive('\n').map(move |l| {
+        let start = at;
+        at += l.len();
+        (start, l.trim_end_matches(['\n', '\r']))
+    })
+}
+
+fn properties_keys(src: &str) -> Vec<Key> {
+    let mut out = Vec::new();
+    let mut continued = false;
+    for (start, line) in lines_with_offsets(src) {
+        let was_continued = continued;
+        continued = line.chars().rev().take_while(|c| *c == '\\').count() % 2 == 1;
+        let trimmed = line.trim_start();
+        if was_continued || trimmed.is_empty() || trimmed.starts_with(['#', '!']) {
+            continue;
+        }
+        let lead = line.len() - trimmed.len();
+        let end = trimmed.find(['=', ':', ' ', '\t']).unwrap_or(trimmed.len());
+        let value_start = trimmed[end..]
+            .find(|c: char| !matches!(c, '=' | ':' | ' ' | '\t'))
+            .map(|i| start + lead + end + i);
+        out.push(Key {
+            parent: String::new(),
+            key: trimmed[..end].to_string(),
+            depth: 0,
+            range: start + lead..start + lead + end,
+            value: value_start
+                .filter(|_| !continued)
+                .map(|v| v..start + line.len()),
+        });
+    }
+    out
+}
+
+/// Block-mapping keys of a YAML file with their paths. Flow collections, sequences and
+/// block scalars are stepped over, not interpreted.
+fn yaml_keys(src: &str) -> Vec<Key> {
+    static KEY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^( *)([A-Za-z0-9_.\-\[\]]+|"[^"]*"|'[^']*') *:( +|$)"#).expect("valid")
+    });
+    let mut out = Vec::new();
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    let mut block_scalar: Option<usize> = None;
+    for (start, line) in lines_with_offsets(src) {
+        if line.trim() == "---" {
+            stack.clear();
+            continue;
+        }
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        if let Some(b) = block_scalar {
+            if indent > b {
+                continue;
+            }
+            block_scalar = None;
+        }
+        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+            stack.pop();
+        }
+        let Some(c) = KEY.captures(line) else {
+            continue;
+        };
+        let name = c.get(2).expect("group");
+        let key = name.as_str().trim_matches(['"', '\'']).to_string();
+        let rest_at = c.get(0).expect("match").end();
+        let rest = line[rest_at..].split(" #").next().unwrap_or("").trim_end();
+        if rest.starts_with(['|', '>']) {
+            block_scalar = Some(indent);
+        }
+        let parent = stack
+            .iter()
+            .map(|(_, k)| k.as_str())
+            .collect::<Vec<_>>()
+            .join(".");
+        let value = (!rest.is_empty() && !rest.starts_with(['|', '>', '&', '*', '{', '[']))
+            .then(|| start + rest_at..start + rest_at + rest.len());
+        out.push(Key {
+            parent,
+            key: key.clone(),
+            depth: stack.len(),
+            range: start + name.start()..start + name.end(),
+            value,
+        });
+        stack.push((indent, key));
+    }
+    out
+}
+
+/// `spring.factories` auto-configuration entries move to `AutoConfiguration.imports` in
+/// the same resources directory; the factories file keeps its other entries (or goes).
+pub fn move_auto_configuration(
+    overlay: &mut Overlay,
+    factories: &Path,
+) -> anyhow::Result<Vec<String>> {
+    let src = overlay.read(factories)?.to_string();
+    let Some((range, classes)) = auto_configuration_entry(&src) else {
+        return Ok(Vec::new());
+    };
+    let resources: PathBuf = factories
+        .ancestors()
+        .find(|p| p.ends_with("META-INF"))
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let imports = resources.join(AUTOCONFIG_IMPORTS);
+    let existing = overlay
+        .read(&imports)
+        .map(str::to_string)
+        .unwrap_or_default();
+    let mut lines: Vec<String> = existing.lines().map(str::to_string).collect();
+    for c in &classes {
+        if !lines.iter().any(|l| l.trim() == c) {
+            lines.push(c.clone());
+        }
+    }
+    let eol = line_ending(&src);
+    overlay.create(&imports, format!("{}{eol}", lines.join(eol)));
+    let rest = edit::apply(&src, &[Edit::replace(range, "")])?;
+    let only_comments = rest
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with(['#', '!']));
+    if only_comments {
+        overlay.delete(factories);
+    } else {
+        overlay.write(factories, src, rest);
+    }
+    Ok(vec![format!(
+        "{} auto-configuration classes: {} -> {}",
+        classes.len(),
+        factories.display(),
+        imports.display()
+    )])
+}
+
+/// The byte range of the `EnableAutoConfiguration=` entry (with continuations) and its
+/// class names.
+fn auto_configuration_entry(src: &str) -> Option<(std::ops::Range<usize>, Vec<String>)> {
+    let mut start = None;
+    let mut end = 0;
+    let mut value = String::new();
+    for (at, line) in lines_with_offsets(src) {
+        let full_end = (at + line.len() + 1).min(src.len());
+        let part = match start {
+            None if line.trim_start().starts_with(ENABLE_AUTOCONFIG) => {
+                start = Some(at);
+                line.split_once(['=', ':']).map_or("", |x| x.1)
+            }
+            None => continue,
+            Some(_) => line,
+        };
+        end = full_end;
+        let part = part.trim_end();
+        match part.strip_suffix('\\') {
+            Some(head) => {
+                value.push_str(head);
+                value.push(',');
+            }
+            None => {
+                value.push_str(part);
+                break;
+            }
+        }
+    }
+    let classes: Vec<String> = value
+        .split(',')
+        .map(|c| c.trim().trim_end_matches('\\').trim().to_string())
+        .filter(|c| !c.is_empty())
+        .collect();
+    start.map(|s| (s..end, classes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn properties_keys_prefixes_and_dialects() {
+        let src = "# redis\nspring.redis.host=localhost\nspring.redis.port = 6379\nmanagement.metrics.export.prometheus.enabled: true\nserver.max-http-header-size=16KB\nspring.jpa.properties.hibernate.dialect=org.hibernate.dialect.MySQL5Dialect\nspring.session.store-type=redis\n";
+        let r = config_file(src, false);
+        assert_eq!(
+            r.text.as_deref(),
+            Some(
+                "# redis\nspring.data.redis.host=localhost\nspring.data.redis.port = 6379\nmanagement.prometheus.metrics.export.enabled: true\nserver.max-http-request-header-size=16KB\nspring.jpa.properties.hibernate.dialect=org.hibernate.dialect.MySQLDialect\nspring.session.store-type=redis\n"
+            )
+        );
+        assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
+    }
+
+    #[test]
+    fn yaml_renames_in_place_and_reports_what_needs_renesting() {
+        let src = "spring:\n  redis:\n    host: localhost # local\n    port: 6379\n  jpa:\n    properties:\n      hibernate.dialect: org.hibernate.dialect.PostgreSQL10Dialect\nmanagement:\n  metrics:\n    export:\n      prometheus:\n        enabled: true\nserver.max-http-header-size: 16KB\n";
+        let r = config_file(src, true);
+        assert_eq!(
+            r.text.as_deref(),
+            Some(
+                "spring:\n  data.redis:\n    host: localhost # local\n    port: 6379\n  jpa:\n    properties:\n      hibernate.dialect: org.hibernate.dialect.PostgreSQLDialect\nmanagement:\n  metrics:\n    export:\n      prometheus:\n        enabled: true\nserver.max-http-request-header-size: 16KB\n"
+            )
+        );
+        assert!(
+            r.findings[0].contains("management.prometheus.metrics.export"),
+            "{:?}",
+            r.findings
+        );
+    }
+
+    #[test]
+    fn block_scalars_are_not_keys() {
+        let src = "text: |\n  spring.redis.host: no\nspring:\n  redis.host: x\n";
+        let r = config_file(src, true);
+        assert_eq!(
+            r.text.as_deref(),
+            Some("text: |\n  spring.redis.host: no\nspring:\n  data.redis.host: x\n")
+        );
+    }
+
+    #[test]
+    fn spring_factories_entries_move_to_imports() {
+        let dir = tempfile::tempdir().unwrap();
+        let rel = Path::new("src/main/resources/META-INF/spring.factories");
+        std::fs::create_dir_all(dir.path().join(rel.parent().unwrap())).unwrap();
+        std::fs::write(
+            dir.path().join(rel),
+            "org.springframework.boot.autoconfigure.EnableAutoConfiguration=\\\n  com.a.FooAutoConfiguration,\\\n  com.a.BarAutoConfiguration\n",
+        )
+        .unwrap();
+        let mut overlay = Overlay::new(dir.path());
+        let changes = move_auto_configuration(&mut overlay, rel).unwrap();
+        assert_eq!(changes.len(), 1);
+        let written = overlay.commit().unwrap();
+        assert_eq!(written.len(), 2);
+        assert!(!dir.path().join(rel).exists());
+        let imports = std::fs::read_to_string(
+            dir.path()
+                .join("src/main/resources")
+                .join(AUTOCONFIG_IMPORTS),
+        )
+        .unwrap();
+        assert_eq!(
+            imports,
+            "com.a.FooAutoConfiguration\ncom.a.BarAutoConfiguration\n"
+        );
+    }
+}

@@ -1,0 +1,105 @@
+//! The recipe conformance suite: before/after cases as data in `tests/conformance/*.yml`.
+//! Every case is checked three ways: the rewrite equals `after` exactly (or the file is
+//! left alone when `after` is absent: a "must not touch" case), a second run changes
+//! nothing (idempotency), and the expected findings for the next tier are reported.
+
+use std::path::Path;
+
+use serde::Deserialize;
+use uplift::config::RecipeSettings;
+use uplift::recipes::registry::Registry;
+use uplift::recipes::{FileResult, jakarta, junit5, spring_boot};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Suite {
+    recipe: String,
+    /// How the input is read: java (default), xml, properties or yaml.
+    #[serde(default)]
+    kind: Option<String>,
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    name: String,
+    before: String,
+    after: Option<String>,
+    #[serde(default)]
+    findings: Vec<String>,
+}
+
+fn run(registry: &Registry, recipe: &str, kind: &str, src: &str) -> FileResult {
+    match (recipe, kind) {
+        ("javax-to-jakarta", "java") => jakarta::java_file(src),
+        ("javax-to-jakarta", k) => jakarta::resource_file(src, k == "xml"),
+        ("spring-boot-3", k) => spring_boot::config_file(src, k == "yaml"),
+        ("junit4-to-jupiter", _) => match junit5::migrate(src) {
+            junit5::FileOutcome::Rewritten { text, changes } => FileResult {
+                text: Some(text),
+                changes,
+                findings: vec![],
+            },
+            junit5::FileOutcome::LeftOnJunit4 { reason } => FileResult {
+                findings: vec![reason],
+                ..Default::default()
+            },
+            _ => FileResult::default(),
+        },
+        (id, _) => registry
+            .get(id)
+            .unwrap_or_else(|| panic!("unknown recipe {id}"))
+            .apply(src),
+    }
+}
+
+#[test]
+fn conformance_suite() {
+    let registry = Registry::load(None, &RecipeSettings::default()).unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yml"))
+        .collect();
+    files.sort();
+    let (mut cases, mut failures) = (0, Vec::new());
+    for file in &files {
+        let suite: Suite = serde_saphyr::from_str(&std::fs::read_to_string(file).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let kind = suite.kind.as_deref().unwrap_or("java");
+        for case in &suite.cases {
+            cases += 1;
+            let label = format!("{} / {}", suite.recipe, case.name);
+            let first = run(&registry, &suite.recipe, kind, &case.before);
+            let output = first.text.clone().unwrap_or_else(|| case.before.clone());
+            let expected = case.after.as_ref().unwrap_or(&case.before);
+            if &output != expected {
+                failures.push(format!(
+                    "{label}: output differs\n--- expected\n{expected}\n--- got\n{output}"
+                ));
+                continue;
+            }
+            let second = run(&registry, &suite.recipe, kind, &output);
+            if second.text.is_some_and(|t| t != output) {
+                failures.push(format!("{label}: not idempotent"));
+            }
+            for f in &case.findings {
+                if !first.findings.iter().any(|x| x.contains(f.as_str())) {
+                    failures.push(format!(
+                        "{label}: finding {f:?} missing from {:?}",
+                        first.findings
+                    ));
+                }
+            }
+            if case.findings.is_empty() && !first.findings.is_empty() {
+                failures.push(format!("{label}: unexpected findings {:?}", first.findings));
+            }
+        }
+    }
+    println!("{} suites, {cases} cases", files.len());
+    assert!(cases > 0);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
