@@ -67,6 +67,19 @@ pub fn line_ending(text: &str) -> &'static str {
     if text.contains("\r\n") { "\r\n" } else { "\n" }
 }
 
+/// `range` widened to its whole line (with the line break) when nothing else is on it.
+pub fn whole_line(text: &str, range: Range<usize>) -> Range<usize> {
+    let start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[range.end..]
+        .find('\n')
+        .map_or(text.len(), |i| range.end + i + 1);
+    if text[start..range.start].trim().is_empty() && text[range.end..end].trim().is_empty() {
+        start..end
+    } else {
+        range
+    }
+}
+
 /// Leading whitespace of the line that contains byte `at`.
 pub fn indent_at(text: &str, at: usize) -> &str {
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);

@@ -111,8 +111,8 @@ fn crlf_comments_and_untouched_lines_survive_byte_for_byte() {
 fn rules_runners_and_junit3_are_left_on_junit4_with_a_reason() {
     for (src, why) in [
         (
-            "import org.junit.Rule;\nimport org.junit.Test;\nimport org.junit.rules.TemporaryFolder;\nclass T { @Rule public TemporaryFolder f = new TemporaryFolder(); @Test public void t() {} }\n",
-            "org.junit.Rule",
+            "import org.junit.Rule;\nimport org.junit.Test;\nimport org.junit.rules.ErrorCollector;\nclass T { @Rule public ErrorCollector c = new ErrorCollector(); @Test public void t() {} }\n",
+            "ErrorCollector has no safe Jupiter equivalent",
         ),
         (
             "import org.junit.Test;\nimport org.junit.runner.RunWith;\n@RunWith(X.class) class T { @Test public void t() {} }\n",

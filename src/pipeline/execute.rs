@@ -151,7 +151,17 @@ pub fn execute(
                     JunitMode::Replace
                 };
                 jupiter_introduced = true;
-                pom_result(dependencies::junit(&ctx, &mut overlay, mode))
+                let mockito = results.values().any(|(_, o)| {
+                    matches!(o, FileOutcome::Rewritten { text, .. } if text.contains("org.mockito.junit.jupiter"))
+                });
+                let mut result = dependencies::junit(&ctx, &mut overlay, mode);
+                if mockito && let Ok(changes) = &mut result {
+                    match dependencies::mockito_extension(&ctx, &mut overlay) {
+                        Ok(more) => changes.extend(more),
+                        Err(e) => result = Err(e),
+                    }
+                }
+                pom_result(result)
             }
             Some(recipes::REMOVED_JAVA_EE_APIS) => {
                 pom_result(dependencies::removed_java_ee(&ctx, &mut overlay))

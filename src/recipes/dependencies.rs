@@ -116,6 +116,51 @@ pub fn junit(
     Ok(changes)
 }
 
+/// `MockitoExtension` lives in mockito-junit-jupiter: it goes beside every mockito-core
+/// declaration (same version text and scope) unless spring-boot-starter-test brings it.
+pub fn mockito_extension(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<Vec<String>> {
+    let mut changes = Vec::new();
+    for module in ctx.fingerprint.modules.iter().filter(|m| {
+        !m.skipped
+            && m.pom.has_dependency("org.mockito", "mockito-core")
+            && !m
+                .pom
+                .has_dependency("org.springframework.boot", "spring-boot-starter-test")
+    }) {
+        let rel = module.pom.path.clone();
+        overlay.edit_pom(&rel, |src, project| {
+            let mut edits = Vec::new();
+            for (d, _) in dependency_nodes(project)
+                .into_iter()
+                .filter(|(d, _)| is_dep(*d, "org.mockito", "mockito-core"))
+            {
+                let present = d.parent().is_some_and(|p| {
+                    p.children()
+                        .any(|s| is_dep(s, "org.mockito", "mockito-junit-jupiter"))
+                });
+                if present {
+                    continue;
+                }
+                let version = child_text(d, "version");
+                let scope = child_text(d, "scope");
+                let xml = dependency_xml(
+                    "org.mockito",
+                    "mockito-junit-jupiter",
+                    version.as_deref(),
+                    scope.as_deref(),
+                );
+                edits.push(insert_after(src, project, d, &xml));
+                changes.push(format!(
+                    "{}: added org.mockito:mockito-junit-jupiter (MockitoExtension)",
+                    rel.display()
+                ));
+            }
+            edits
+        })?;
+    }
+    Ok(changes)
+}
+
 /// Artifacts that already provide a removed module's API.
 fn providers(module: RemovedJavaEeModule) -> &'static [(&'static str, &'static str)] {
     match module {

@@ -17,7 +17,7 @@ use ast_grep_core::matcher::{Pattern, PatternBuilder, PatternError};
 use ast_grep_core::tree_sitter::{LanguageExt, StrDoc, TSLanguage};
 use serde::{Deserialize, Serialize};
 
-use crate::edit::{self, Edit, line_ending};
+use crate::edit::{self, Edit, line_ending, whole_line};
 use crate::java_syntax::{self, Import};
 
 use super::FileResult;
@@ -354,19 +354,6 @@ fn is_imported(imports: &[Import], wanted: &str) -> bool {
         || imports.iter().any(|i| {
             i.is_static == is_static && (i.path == path || (i.wildcard && i.path == package))
         })
-}
-
-/// The declaration's whole line (with its line break) when it stands alone on it.
-fn whole_line(src: &str, range: std::ops::Range<usize>) -> std::ops::Range<usize> {
-    let start = src[..range.start].rfind('\n').map_or(0, |i| i + 1);
-    let end = src[range.end..]
-        .find('\n')
-        .map_or(src.len(), |i| range.end + i + 1);
-    if src[start..range.start].trim().is_empty() && src[range.end..end].trim().is_empty() {
-        start..end
-    } else {
-        range
-    }
 }
 
 /// Simple names used outside import declarations.

@@ -10,8 +10,11 @@ use std::sync::LazyLock;
 use serde::Deserialize;
 use tree_sitter::Node;
 
-use crate::edit::{self, Edit, indent_at, line_ending};
+use crate::edit::{self, Edit, indent_at, line_ending, whole_line};
+
+mod structure;
 use crate::java_syntax::{self, Import, annotation_name, text};
+use structure::Structure;
 
 #[derive(Debug, Deserialize)]
 pub struct Junit5Table {
@@ -24,7 +27,7 @@ pub struct Junit5Table {
 }
 
 pub static TABLE: LazyLock<Junit5Table> = LazyLock::new(|| {
-    serde_saphyr::from_str(include_str!("catalog/junit4-to-jupiter.yml"))
+    serde_saphyr::from_str(include_str!("../catalog/junit4-to-jupiter.yml"))
         .expect("built-in recipe table is valid YAML")
 });
 
@@ -187,6 +190,9 @@ fn declared_type(ident: Node, src: &str) -> Option<String> {
 struct Rewriter<'a> {
     src: &'a str,
     scope: Scope,
+    /// Nodes the structural pass rewrote; the rename pass leaves them alone.
+    owned: HashSet<usize>,
+    imports_removed: Vec<String>,
     edits: Vec<Edit>,
     changes: Vec<String>,
     imports_needed: Vec<String>,
@@ -210,12 +216,18 @@ pub fn migrate(src: &str) -> FileOutcome {
     if !uses_junit4 {
         return FileOutcome::Unchanged;
     }
+    let structure = match Structure::analyze(root, src) {
+        Ok(s) => s,
+        Err(reason) => return FileOutcome::LeftOnJunit4 { reason },
+    };
     let mut rw = Rewriter {
         src,
         scope: Scope::new(&imports),
-        edits: Vec::new(),
-        changes: Vec::new(),
-        imports_needed: Vec::new(),
+        owned: structure.handled,
+        imports_removed: structure.imports_removed,
+        edits: structure.edits,
+        changes: structure.changes,
+        imports_needed: structure.imports_needed,
     };
     let result = rw
         .rewrite_imports(&imports)
@@ -261,7 +273,16 @@ fn verify(src: &str, tree: tree_sitter::Tree, edits: &[Edit], out: &str) -> Opti
 
 impl Rewriter<'_> {
     fn rewrite_imports(&mut self, imports: &[Import]) -> Result<(), String> {
-        for imp in imports.iter().filter(|i| is_junit4(&i.path)) {
+        for imp in imports
+            .iter()
+            .filter(|i| !i.is_static && self.imports_removed.contains(&i.path))
+        {
+            self.edits
+                .push(Edit::replace(whole_line(self.src, imp.range.clone()), ""));
+        }
+        for imp in imports.iter().filter(|i| {
+            is_junit4(&i.path) && !(!i.is_static && self.imports_removed.contains(&i.path))
+        }) {
             let new = if imp.wildcard && !imp.is_static {
                 (imp.path == JUNIT4_PACKAGE).then(|| "org.junit.jupiter.api".to_string())
             } else if imp.is_static && !imp.wildcard {
@@ -281,7 +302,7 @@ impl Rewriter<'_> {
     fn check_class_shape(&self, root: Node) -> Result<(), String> {
         let mut problem = None;
         java_syntax::walk(root, |n| {
-            if problem.is_some() {
+            if problem.is_some() || self.owned.contains(&n.id()) {
                 return;
             }
             if n.kind() == "superclass" {
@@ -325,6 +346,7 @@ impl Rewriter<'_> {
         });
         // Receivers renamed by a call-specific rule are skipped by the generic type rename.
         let mut handled: HashSet<usize> = HashSet::new();
+        nodes.retain(|n| !self.owned.contains(&n.id()));
         for &n in &nodes {
             match n.kind() {
                 "marker_annotation" | "annotation" => self.annotation(n, &mut handled)?,
@@ -711,19 +733,31 @@ impl Rewriter<'_> {
             return;
         }
         let eol = line_ending(src);
-        let anchor = imports.last().map(|i| i.range.end).or_else(|| {
-            let mut c = root.walk();
-            root.children(&mut c)
-                .find(|n| n.kind() == "package_declaration")
-                .map(|p| p.end_byte())
-        });
         let text: String = needed.iter().map(|n| format!("{eol}import {n};")).collect();
-        match anchor {
-            Some(at) => self.edits.push(Edit::insert(at, text)),
-            None => self
-                .edits
-                .push(Edit::insert(0, format!("{}{eol}", text.trim_start()))),
-        }
+        let kept = imports
+            .iter()
+            .filter(|i| i.is_static || !self.imports_removed.contains(&i.path))
+            .last();
+        // After the last surviving import; before the first one when all are deleted (an
+        // insertion inside a deleted line would collide with the deletion).
+        let edit = match (kept, imports.first()) {
+            (Some(i), _) => Edit::insert(i.range.end, text),
+            (None, Some(first)) => Edit::insert(
+                whole_line(src, first.range.clone()).start,
+                format!("{}{eol}", text.trim_start()),
+            ),
+            (None, None) => {
+                let mut c = root.walk();
+                match root
+                    .children(&mut c)
+                    .find(|n| n.kind() == "package_declaration")
+                {
+                    Some(p) => Edit::insert(p.end_byte(), text),
+                    None => Edit::insert(0, format!("{}{eol}", text.trim_start())),
+                }
+            }
+        };
+        self.edits.push(edit);
     }
 }
 

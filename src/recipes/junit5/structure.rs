@@ -1,0 +1,621 @@
+//! The structural half of JUnit 4 -> Jupiter: runners, rules, categories and method
+//! order. Each construct is either converted to its Jupiter equivalent or refused with a
+//! reason (the file then stays on the vintage engine); nothing is silently dropped.
+//!
+//! | JUnit 4                                   | Jupiter                                         |
+//! |-------------------------------------------|-------------------------------------------------|
+//! | `@RunWith(MockitoJUnitRunner[.Strict])`    | `@ExtendWith(MockitoExtension.class)`           |
+//! | `@RunWith(MockitoJUnitRunner.Silent)`      | + `@MockitoSettings(strictness = LENIENT)`      |
+//! | `@RunWith(SpringRunner / SpringJUnit4..)`  | `@ExtendWith(SpringExtension.class)`, or removed under a Boot test annotation |
+//! | `@RunWith(JUnit4 / BlockJUnit4ClassRunner)`| removed                                         |
+//! | `@Category(A.class)`                       | `@Tag("A")`                                     |
+//! | `@FixMethodOrder(NAME_ASCENDING)`          | `@TestMethodOrder(MethodOrderer.MethodName.class)` |
+//! | `@Rule TemporaryFolder`                    | `@TempDir File` (newFile/newFolder/getRoot rewritten) |
+//! | `@Rule Timeout`                            | class-level `@Timeout`                          |
+//! | `@Rule ExpectedException`                  | `assertThrows` around the statements after the expectations |
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use crate::edit::{Edit, indent_at, line_ending};
+use crate::java_syntax::{self, annotation_name, annotations, modifiers_of, text};
+
+/// What the structural pass decided.
+#[derive(Default)]
+pub struct Structure {
+    pub edits: Vec<Edit>,
+    /// Nodes (annotations, fields) this pass owns; the rename pass skips them.
+    pub handled: HashSet<usize>,
+    pub imports_needed: Vec<String>,
+    /// Imports (paths) that no longer name anything and are deleted.
+    pub imports_removed: Vec<String>,
+    pub changes: Vec<String>,
+}
+
+const BOOT_TEST_ANNOTATIONS: &[&str] = &[
+    "SpringBootTest",
+    "WebMvcTest",
+    "WebFluxTest",
+    "DataJpaTest",
+    "DataJdbcTest",
+    "JdbcTest",
+    "JsonTest",
+    "RestClientTest",
+    "DataMongoTest",
+    "DataRedisTest",
+    "DataLdapTest",
+    "DataNeo4jTest",
+    "DataR2dbcTest",
+    "DataCassandraTest",
+    "DataElasticsearchTest",
+    "DataCouchbaseTest",
+    "JooqTest",
+    "GraphQlTest",
+    "WebServiceClientTest",
+];
+
+fn simple(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+/// `X.class` -> `X` for each class literal in an annotation's single value (or array).
+fn class_literals(a: Node, src: &str) -> Option<Vec<String>> {
+    let args = a.child_by_field_name("arguments")?;
+    let mut out = Vec::new();
+    java_syntax::walk(args, |n| {
+        if n.kind() == "class_literal"
+            && let Some(t) = n.named_child(0)
+        {
+            out.push(text(t, src).to_string());
+        }
+    });
+    Some(out)
+}
+
+/// The annotation's source range including the whitespace up to the next token, so a
+/// removal leaves the following line where the annotation was.
+fn removal(src: &str, a: Node) -> Edit {
+    let rest = &src[a.end_byte()..];
+    let ws = rest.len() - rest.trim_start().len();
+    Edit::replace(a.start_byte()..a.end_byte() + ws, "")
+}
+
+/// Separator between two annotations: a line break plus indentation when the original
+/// sits on its own line, else a space.
+fn separator(src: &str, a: Node) -> String {
+    let indent = indent_at(src, a.start_byte());
+    let line_start = src[..a.start_byte()].rfind('\n').map_or(0, |i| i + 1);
+    if src[line_start..a.start_byte()].trim().is_empty() {
+        format!("{}{indent}", line_ending(src))
+    } else {
+        " ".into()
+    }
+}
+
+impl Structure {
+    pub fn analyze(root: Node, src: &str) -> Result<Self, String> {
+        let mut s = Structure::default();
+        let mut classes = Vec::new();
+        let mut methods = Vec::new();
+        java_syntax::walk(root, |n| match n.kind() {
+            "class_declaration" => classes.push(n),
+            "method_declaration" => methods.push(n),
+            _ => {}
+        });
+        for &class in &classes {
+            s.class_annotations(class, src)?;
+            s.rules(class, src)?;
+        }
+        for &m in &methods {
+            if let Some(mods) = modifiers_of(m) {
+                for a in annotations(mods) {
+                    if simple(annotation_name(a, src)) == "Category" {
+                        s.category(a, src)?;
+                    }
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    fn take(&mut self, n: Node) {
+        java_syntax::walk(n, |x| {
+            self.handled.insert(x.id());
+        });
+    }
+
+    fn remove_import(&mut self, path: &str) {
+        self.imports_removed.push(path.to_string());
+    }
+
+    fn class_annotations(&mut self, class: Node, src: &str) -> Result<(), String> {
+        let Some(mods) = modifiers_of(class) else {
+            return Ok(());
+        };
+        let all = annotations(mods);
+        let under_boot_test = all
+            .iter()
+            .any(|a| BOOT_TEST_ANNOTATIONS.contains(&simple(annotation_name(*a, src))));
+        for a in all {
+            match simple(annotation_name(a, src)) {
+                "RunWith" => self.run_with(a, src, under_boot_test)?,
+                "Category" => self.category(a, src)?,
+                "FixMethodOrder" => self.fix_method_order(a, src)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn run_with(&mut self, a: Node, src: &str, under_boot_test: bool) -> Result<(), String> {
+        let runner = class_literals(a, src)
+            .and_then(|l| l.into_iter().next())
+            .ok_or("@RunWith without a runner class")?;
+        self.take(a);
+        self.remove_import("org.junit.runner.RunWith");
+        let extend = |s: &mut Self, ext: &str, import: &str| {
+            s.edits.push(Edit::replace(
+                a.byte_range(),
+                format!("@ExtendWith({ext}.class)"),
+            ));
+            s.imports_needed
+                .push("org.junit.jupiter.api.extension.ExtendWith".into());
+            s.imports_needed.push(import.into());
+        };
+        match runner.as_str() {
+            "MockitoJUnitRunner"
+            | "MockitoJUnitRunner.Strict"
+            | "MockitoJUnitRunner.StrictStubs" => {
+                extend(
+                    self,
+                    "MockitoExtension",
+                    "org.mockito.junit.jupiter.MockitoExtension",
+                );
+                self.remove_import("org.mockito.junit.MockitoJUnitRunner");
+                self.remove_import("org.mockito.runners.MockitoJUnitRunner");
+            }
+            "MockitoJUnitRunner.Silent" => {
+                let sep = separator(src, a);
+                self.edits.push(Edit::replace(
+                    a.byte_range(),
+                    format!("@ExtendWith(MockitoExtension.class){sep}@MockitoSettings(strictness = Strictness.LENIENT)"),
+                ));
+                self.imports_needed.extend([
+                    "org.junit.jupiter.api.extension.ExtendWith".into(),
+                    "org.mockito.junit.jupiter.MockitoExtension".into(),
+                    "org.mockito.junit.jupiter.MockitoSettings".into(),
+                    "org.mockito.quality.Strictness".into(),
+                ]);
+                self.remove_import("org.mockito.junit.MockitoJUnitRunner");
+            }
+            "SpringRunner" | "SpringJUnit4ClassRunner" => {
+                self.remove_import("org.springframework.test.context.junit4.SpringRunner");
+                self.remove_import(
+                    "org.springframework.test.context.junit4.SpringJUnit4ClassRunner",
+                );
+                if under_boot_test {
+                    self.edits.push(removal(src, a));
+                    self.changes
+                        .push("@RunWith(SpringRunner) removed (the Boot test annotation extends with Spring)".into());
+                    return Ok(());
+                }
+                extend(
+                    self,
+                    "SpringExtension",
+                    "org.springframework.test.context.junit.jupiter.SpringExtension",
+                );
+            }
+            "JUnit4" | "BlockJUnit4ClassRunner" => {
+                self.edits.push(removal(src, a));
+                self.remove_import("org.junit.runners.JUnit4");
+                self.remove_import("org.junit.runners.BlockJUnit4ClassRunner");
+                self.changes.push(format!("@RunWith({runner}) removed"));
+                return Ok(());
+            }
+            other => {
+                return Err(format!(
+                    "@RunWith({other}) has no safe Jupiter equivalent in the recipe tier"
+                ));
+            }
+        }
+        self.changes
+            .push(format!("@RunWith({runner}) -> @ExtendWith"));
+        Ok(())
+    }
+
+    fn category(&mut self, a: Node, src: &str) -> Result<(), String> {
+        let tags = class_literals(a, src)
+            .filter(|t| !t.is_empty())
+            .ok_or("@Category without classes")?;
+        let sep = separator(src, a);
+        let text = tags
+            .iter()
+            .map(|t| format!("@Tag(\"{}\")", simple(t)))
+            .collect::<Vec<_>>()
+            .join(&sep);
+        self.take(a);
+        self.edits.push(Edit::replace(a.byte_range(), text));
+        self.imports_needed.push("org.junit.jupiter.api.Tag".into());
+        self.remove_import("org.junit.experimental.categories.Category");
+        self.changes.push("@Category -> @Tag".into());
+        Ok(())
+    }
+
+    fn fix_method_order(&mut self, a: Node, src: &str) -> Result<(), String> {
+        let args = a
+            .child_by_field_name("arguments")
+            .map_or("", |x| text(x, src));
+        self.take(a);
+        self.remove_import("org.junit.FixMethodOrder");
+        self.remove_import("org.junit.runners.MethodSorters");
+        if args.contains("NAME_ASCENDING") {
+            self.edits.push(Edit::replace(
+                a.byte_range(),
+                "@TestMethodOrder(MethodOrderer.MethodName.class)",
+            ));
+            self.imports_needed.extend([
+                "org.junit.jupiter.api.TestMethodOrder".into(),
+                "org.junit.jupiter.api.MethodOrderer".into(),
+            ]);
+            self.changes
+                .push("@FixMethodOrder(NAME_ASCENDING) -> @TestMethodOrder(MethodName)".into());
+        } else {
+            // JVM and DEFAULT orders: Jupiter's default order is deterministic too.
+            self.edits.push(removal(src, a));
+            self.changes
+                .push("@FixMethodOrder removed (Jupiter's default order is deterministic)".into());
+        }
+        Ok(())
+    }
+
+    /// `@Rule` / `@ClassRule` fields of one class.
+    fn rules(&mut self, class: Node, src: &str) -> Result<(), String> {
+        let Some(body) = class.child_by_field_name("body") else {
+            return Ok(());
+        };
+        let mut c = body.walk();
+        let fields: Vec<Node> = body
+            .named_children(&mut c)
+            .filter(|n| n.kind() == "field_declaration")
+            .collect();
+        for field in fields {
+            let Some(mods) = modifiers_of(field) else {
+                continue;
+            };
+            let rule_annotation = annotations(mods)
+                .into_iter()
+                .find(|a| matches!(simple(annotation_name(*a, src)), "Rule" | "ClassRule"));
+            let Some(rule_annotation) = rule_annotation else {
+                continue;
+            };
+            let ty = field
+                .child_by_field_name("type")
+                .map_or("", |t| text(t, src));
+            let declarator = field
+                .child_by_field_name("declarator")
+                .ok_or("rule field without a declarator")?;
+            let name = declarator
+                .child_by_field_name("name")
+                .map_or("", |n| text(n, src))
+                .to_string();
+            let init = declarator
+                .child_by_field_name("value")
+                .map_or("", |v| text(v, src));
+            match simple(ty) {
+                "TemporaryFolder" if init == "new TemporaryFolder()" => {
+                    self.temporary_folder(class, field, rule_annotation, &name, src)?
+                }
+                "Timeout" => self.timeout_rule(class, field, init, src)?,
+                "ExpectedException" if init.ends_with("ExpectedException.none()") => {
+                    self.expected_exception(class, field, &name, src)?
+                }
+                other => {
+                    return Err(format!(
+                        "@{} {other} has no safe Jupiter equivalent in the recipe tier",
+                        simple(annotation_name(rule_annotation, src))
+                    ));
+                }
+            }
+            self.take(field);
+            self.remove_import("org.junit.Rule");
+            self.remove_import("org.junit.ClassRule");
+        }
+        Ok(())
+    }
+
+    /// Every use of the field `name` in the class, as (use node, enclosing invocation).
+    fn uses<'t>(class: Node<'t>, field: Node<'t>, name: &str, src: &str) -> Vec<Node<'t>> {
+        let mut out = Vec::new();
+        java_syntax::walk(class, |n| {
+            let inside_field =
+                n.start_byte() >= field.start_byte() && n.end_byte() <= field.end_byte();
+            if n.kind() == "identifier" && text(n, src) == name && !inside_field {
+                out.push(n);
+            }
+        });
+        out
+    }
+
+    fn temporary_folder(
+        &mut self,
+        class: Node,
+        field: Node,
+        rule: Node,
+        name: &str,
+        src: &str,
+    ) -> Result<(), String> {
+        let mods = modifiers_of(field).ok_or("rule field without modifiers")?;
+        for u in Self::uses(class, field, name, src) {
+            let call = u
+                .parent()
+                .filter(|p| {
+                    p.kind() == "method_invocation" && p.child_by_field_name("object") == Some(u)
+                })
+                .ok_or_else(|| {
+                    format!("TemporaryFolder {name} is used other than through its methods")
+                })?;
+            let method = call
+                .child_by_field_name("name")
+                .map_or("", |n| text(n, src));
+            let args = call
+                .child_by_field_name("arguments")
+                .ok_or("call without arguments")?;
+            let argc = args.named_child_count();
+            let arg = args.named_child(0).map_or("", |a| text(a, src));
+            let replacement = match (method, argc) {
+                ("getRoot", 0) => name.to_string(),
+                ("newFile", 1) => {
+                    format!("Files.createFile({name}.toPath().resolve({arg})).toFile()")
+                }
+                ("newFolder", 1) => {
+                    format!("Files.createDirectories({name}.toPath().resolve({arg})).toFile()")
+                }
+                ("newFile", 0) => format!("File.createTempFile(\"junit\", null, {name})"),
+                ("newFolder", 0) => {
+                    format!("Files.createTempDirectory({name}.toPath(), \"junit\").toFile()")
+                }
+                _ => {
+                    return Err(format!(
+                        "TemporaryFolder.{method} with {argc} arguments has no direct @TempDir form"
+                    ));
+                }
+            };
+            if replacement.contains("Files.") {
+                self.imports_needed.push("java.nio.file.Files".into());
+            }
+            self.edits
+                .push(Edit::replace(call.byte_range(), replacement));
+        }
+        // `@Rule public TemporaryFolder tmp = new TemporaryFolder();` -> `@TempDir public File tmp;`
+        // edited piecewise so the field keeps its layout; @TempDir fields must not be private.
+        self.edits
+            .push(Edit::replace(rule.byte_range(), "@TempDir"));
+        let mut c = mods.walk();
+        for m in mods.children(&mut c).filter(|m| m.kind() == "private") {
+            self.edits.push(removal(src, m));
+        }
+        if let Some(ty) = field.child_by_field_name("type") {
+            self.edits.push(Edit::replace(ty.byte_range(), "File"));
+        }
+        if let Some(d) = field.child_by_field_name("declarator")
+            && let (Some(n), Some(v)) = (
+                d.child_by_field_name("name"),
+                d.child_by_field_name("value"),
+            )
+        {
+            self.edits
+                .push(Edit::replace(n.end_byte()..v.end_byte(), ""));
+        }
+        self.imports_needed.extend([
+            "org.junit.jupiter.api.io.TempDir".into(),
+            "java.io.File".into(),
+        ]);
+        self.remove_import("org.junit.rules.TemporaryFolder");
+        self.changes
+            .push("@Rule TemporaryFolder -> @TempDir File".into());
+        Ok(())
+    }
+
+    fn timeout_rule(
+        &mut self,
+        class: Node,
+        field: Node,
+        init: &str,
+        src: &str,
+    ) -> Result<(), String> {
+        let inner = |prefix: &str| {
+            init.strip_prefix(prefix)
+                .and_then(|r| r.strip_suffix(')'))
+                .map(str::trim)
+        };
+        let (value, unit) = if let Some(v) = inner("Timeout.seconds(") {
+            (v.to_string(), "SECONDS".to_string())
+        } else if let Some(v) =
+            inner("Timeout.millis(").or_else(|| inner("new Timeout(").filter(|v| !v.contains(',')))
+        {
+            (v.to_string(), "MILLISECONDS".to_string())
+        } else if let Some(v) = inner("new Timeout(") {
+            let (n, u) = v.split_once(',').ok_or("Timeout rule form")?;
+            let u = u.trim().trim_start_matches("TimeUnit.");
+            (n.trim().to_string(), u.to_string())
+        } else {
+            return Err(format!(
+                "Timeout rule initialised as {init} is not recognised"
+            ));
+        };
+        self.edits.push(removal(src, field));
+        let indent = indent_at(src, class.start_byte());
+        self.edits.push(Edit::insert(
+            class.start_byte(),
+            format!(
+                "@Timeout(value = {value}, unit = TimeUnit.{unit}){}{indent}",
+                line_ending(src)
+            ),
+        ));
+        self.imports_needed.extend([
+            "org.junit.jupiter.api.Timeout".into(),
+            "java.util.concurrent.TimeUnit".into(),
+        ]);
+        self.remove_import("org.junit.rules.Timeout");
+        self.changes
+            .push("@Rule Timeout -> class-level @Timeout".into());
+        Ok(())
+    }
+
+    fn expected_exception(
+        &mut self,
+        class: Node,
+        field: Node,
+        name: &str,
+        src: &str,
+    ) -> Result<(), String> {
+        let uses = Self::uses(class, field, name, src);
+        let mut methods: Vec<Node> = Vec::new();
+        for u in &uses {
+            let stmt = u
+                .parent()
+                .filter(|p| p.kind() == "method_invocation")
+                .and_then(|p| p.parent())
+                .filter(|s| s.kind() == "expression_statement")
+                .ok_or_else(|| {
+                    format!("ExpectedException {name} is used other than in a statement")
+                })?;
+            let method = stmt
+                .parent()
+                .filter(|b| b.kind() == "block")
+                .and_then(|b| b.parent())
+                .filter(|m| m.kind() == "method_declaration")
+                .ok_or_else(|| {
+                    format!("{name}.expect… must be a statement of the test method body")
+                })?;
+            if !methods.iter().any(|m| m.id() == method.id()) {
+                methods.push(method);
+            }
+        }
+        for m in methods {
+            self.expect_in_method(m, name, src)?;
+        }
+        self.edits.push(removal(src, field));
+        self.remove_import("org.junit.rules.ExpectedException");
+        self.changes
+            .push("@Rule ExpectedException -> assertThrows".into());
+        Ok(())
+    }
+
+    fn expect_in_method(&mut self, method: Node, name: &str, src: &str) -> Result<(), String> {
+        let body = method
+            .child_by_field_name("body")
+            .ok_or("method without body")?;
+        let mut c = body.walk();
+        let stmts: Vec<Node> = body
+            .named_children(&mut c)
+            .filter(|n| n.kind() != "line_comment" && n.kind() != "block_comment")
+            .collect();
+        let is_expect = |s: &Node| {
+            s.kind() == "expression_statement"
+                && s.named_child(0).is_some_and(|call| {
+                    call.kind() == "method_invocation"
+                        && call
+                            .child_by_field_name("object")
+                            .is_some_and(|o| text(o, src) == name)
+                })
+        };
+        let first = stmts.iter().position(is_expect).ok_or("no expectation")?;
+        let last = stmts.iter().rposition(is_expect).ok_or("no expectation")?;
+        if !stmts[first..=last].iter().all(is_expect) {
+            return Err(format!(
+                "{name}.expect… calls are interleaved with other statements"
+            ));
+        }
+        if last + 1 == stmts.len() {
+            return Err(format!(
+                "{name}.expect… is the last statement: nothing to wrap"
+            ));
+        }
+        let mut exception = "Throwable".to_string();
+        let mut checks = Vec::new();
+        for s in &stmts[first..=last] {
+            let call = s.named_child(0).ok_or("empty statement")?;
+            let what = call
+                .child_by_field_name("name")
+                .map_or("", |n| text(n, src));
+            let args = call
+                .child_by_field_name("arguments")
+                .ok_or("call without arguments")?;
+            let arg = args.named_child(0).ok_or("expectation without argument")?;
+            match (what, arg.kind()) {
+                ("expect", "class_literal") => {
+                    exception = arg
+                        .named_child(0)
+                        .map_or("Throwable", |t| text(t, src))
+                        .to_string();
+                }
+                ("expectMessage", "string_literal") => {
+                    checks.push(format!(
+                        "assertTrue(thrown.getMessage().contains({}));",
+                        text(arg, src)
+                    ));
+                    self.imports_needed
+                        .push("static org.junit.jupiter.api.Assertions.assertTrue".into());
+                }
+                ("expectMessage", _) => {
+                    checks.push(format!(
+                        "assertThat(thrown.getMessage(), {});",
+                        text(arg, src)
+                    ));
+                    self.imports_needed
+                        .push("static org.hamcrest.MatcherAssert.assertThat".into());
+                }
+                _ => return Err(format!("{name}.{what}(..) has no direct assertThrows form")),
+            }
+        }
+        let outside_expectations = stmts
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !(first..=last).contains(i))
+            .any(|(_, st)| {
+                let mut clash = false;
+                java_syntax::walk(*st, |n| {
+                    clash |= n.kind() == "identifier" && text(n, src) == "thrown"
+                });
+                clash
+            });
+        if outside_expectations && !checks.is_empty() {
+            return Err("a local named `thrown` would clash with the captured exception".into());
+        }
+        let eol = line_ending(src);
+        let indent = indent_at(src, stmts[first].start_byte()).to_string();
+        let close = indent_at(src, body.end_byte() - 1);
+        let unit = indent
+            .strip_prefix(close)
+            .filter(|u| !u.is_empty())
+            .unwrap_or("    ")
+            .to_string();
+        let head = if checks.is_empty() {
+            format!("assertThrows({exception}.class, () -> {{")
+        } else {
+            format!("{exception} thrown = assertThrows({exception}.class, () -> {{")
+        };
+        let rest_start = stmts[last + 1].start_byte();
+        self.edits.push(Edit::replace(
+            stmts[first].start_byte()..rest_start,
+            format!("{head}{eol}{indent}{unit}"),
+        ));
+        let rest_end = stmts[stmts.len() - 1].end_byte();
+        for (i, _) in src[rest_start..rest_end].match_indices('\n') {
+            let at = rest_start + i + 1;
+            if !src[at..].starts_with(['\n', '\r']) {
+                self.edits.push(Edit::insert(at, unit.clone()));
+            }
+        }
+        let mut tail = format!("{eol}{indent}}});");
+        for check in &checks {
+            tail.push_str(&format!("{eol}{indent}{check}"));
+        }
+        self.edits.push(Edit::insert(rest_end, tail));
+        self.imports_needed
+            .push("static org.junit.jupiter.api.Assertions.assertThrows".into());
+        Ok(())
+    }
+}
