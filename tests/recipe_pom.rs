@@ -202,3 +202,105 @@ fn junit_dependency_is_replaced_or_joined_by_vintage() {
     );
     assert_eq!(out.matches(&format!("<version>{v}</version>")).count(), 2);
 }
+
+const BOOT2: &str = r#"<project>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>2.7.18</version>
+  </parent>
+  <artifactId>app</artifactId>
+  <properties>
+    <lombok.version>1.18.12</lombok.version>
+    <jacoco.version>0.8.12</jacoco.version>
+  </properties>
+  <dependencyManagement>
+    <dependencies>
+      <dependency>
+        <groupId>org.springframework.cloud</groupId>
+        <artifactId>spring-cloud-dependencies</artifactId>
+        <version>2021.0.8</version>
+        <type>pom</type>
+        <scope>import</scope>
+      </dependency>
+    </dependencies>
+  </dependencyManagement>
+  <dependencies>
+    <!-- servlet API for the filters -->
+    <dependency>
+      <groupId>javax.servlet</groupId>
+      <artifactId>javax.servlet-api</artifactId>
+      <version>4.0.1</version>
+      <scope>provided</scope>
+    </dependency>
+    <dependency>
+      <groupId>javax.validation</groupId>
+      <artifactId>validation-api</artifactId>
+    </dependency>
+    <dependency>
+      <groupId>mysql</groupId>
+      <artifactId>mysql-connector-java</artifactId>
+      <scope>runtime</scope>
+    </dependency>
+    <dependency>
+      <groupId>org.projectlombok</groupId>
+      <artifactId>lombok</artifactId>
+      <version>${lombok.version}</version>
+    </dependency>
+  </dependencies>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>org.jacoco</groupId>
+        <artifactId>jacoco-maven-plugin</artifactId>
+        <version>${jacoco.version}</version>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+"#;
+
+#[test]
+fn spring_boot_3_jakarta_and_upgrade_versions_move_coordinates_in_place() {
+    use uplift::recipes::coordinates::{self, Kind};
+    use uplift::recipes::{jakarta, spring_boot, upgrade_versions};
+    let dir = project(&[("pom.xml", BOOT2)]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let catalog = Catalog::default();
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 21);
+    let boot = spring_boot::pom(&ctx, &mut overlay).unwrap();
+    let ee = coordinates::apply(
+        &ctx,
+        &mut overlay,
+        &jakarta::TABLE.artifacts,
+        Kind::Dependency,
+    )
+    .unwrap();
+    let up = upgrade_versions::apply(&ctx, &mut overlay).unwrap();
+    let expected = BOOT2
+        .replace(
+            "<version>2.7.18</version>",
+            &format!("<version>{}</version>", catalog.spring_boot_3),
+        )
+        .replace(
+            "<version>2021.0.8</version>",
+            &format!("<version>{}</version>", catalog.spring_cloud),
+        )
+        .replace(
+            "<groupId>javax.servlet</groupId>\n      <artifactId>javax.servlet-api</artifactId>\n      <version>4.0.1</version>",
+            "<groupId>jakarta.servlet</groupId>\n      <artifactId>jakarta.servlet-api</artifactId>\n      <version>6.0.0</version>",
+        )
+        .replace(
+            "<groupId>javax.validation</groupId>\n      <artifactId>validation-api</artifactId>",
+            "<groupId>jakarta.validation</groupId>\n      <artifactId>jakarta.validation-api</artifactId>",
+        )
+        .replace(
+            "<groupId>mysql</groupId>\n      <artifactId>mysql-connector-java</artifactId>",
+            "<groupId>com.mysql</groupId>\n      <artifactId>mysql-connector-j</artifactId>",
+        )
+        .replace("<lombok.version>1.18.12</lombok.version>", "<lombok.version>1.18.30</lombok.version>");
+    assert_eq!(changed(&overlay, "pom.xml").unwrap(), expected);
+    assert_eq!(boot.len(), 3, "{boot:?}");
+    assert_eq!(ee.len(), 3, "{ee:?}");
+    assert_eq!(up.len(), 1, "jacoco 0.8.12 is already new enough: {up:?}");
+}

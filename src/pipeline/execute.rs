@@ -16,7 +16,7 @@ use crate::recipes::overlay::Overlay;
 use crate::recipes::registry::Registry;
 use crate::recipes::{
     self, FileResult, PomContext, build_plugins, dependencies, jakarta, java_level, junit5,
-    spring_boot,
+    spring_boot, upgrade_versions,
 };
 
 /// What the recipe tier reads.
@@ -165,6 +165,9 @@ pub fn execute(
             }
             Some(recipes::REMOVED_JAVA_EE_APIS) => {
                 pom_result(dependencies::removed_java_ee(&ctx, &mut overlay))
+            }
+            Some(recipes::JAVA_UPGRADE_VERSIONS) => {
+                pom_result(upgrade_versions::apply(&ctx, &mut overlay))
             }
             Some(recipes::JAVAX_TO_JAKARTA) => {
                 let mut done = rewrite_java_files(fp, &mut overlay, jakarta::java_file);

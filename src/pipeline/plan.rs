@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::journal::{BuildOutcome, Task};
 use crate::recipes;
 use crate::recipes::registry::Registry;
-use crate::recipes::spring_boot;
+use crate::recipes::{spring_boot, upgrade_versions};
 
 /// Oldest Spring Boot line that runs on Java 17.
 const MIN_BOOT_FOR_17: &str = "2.5.0";
@@ -128,6 +128,15 @@ pub fn plan(
         Vec::new(),
         "old plugin versions fail on new JDKs or do not run Jupiter tests".into(),
     );
+    if upgrade_versions::relevant(fp) {
+        add(
+            "upgrade-versions".into(),
+            format!("Libraries and plugins that break on Java {target}"),
+            &[recipes::JAVA_UPGRADE_VERSIONS],
+            Vec::new(),
+            "declared versions are checked against the catalog's minimum for the target".into(),
+        );
+    }
     let resources = |keep: fn(&std::path::Path) -> bool| -> Vec<std::path::PathBuf> {
         fp.modules
             .iter()

@@ -12,6 +12,7 @@ pub mod overlay;
 pub mod pom_edit;
 pub mod registry;
 pub mod spring_boot;
+pub mod upgrade_versions;
 
 use crate::analyze::Fingerprint;
 use crate::config::Catalog;
@@ -34,9 +35,10 @@ pub const JUNIT_DEPENDENCIES: &str = "junit-jupiter-dependencies";
 pub const JUNIT4_TO_JUPITER: &str = "junit4-to-jupiter";
 pub const JAVAX_TO_JAKARTA: &str = "javax-to-jakarta";
 pub const SPRING_BOOT_3: &str = "spring-boot-3";
+pub const JAVA_UPGRADE_VERSIONS: &str = "java-upgrade-versions";
 
 /// Recipes written in code (over data tables where one exists): id, kind, description.
-pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 7] {
+pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 8] {
     [
         (
             JAVA_LEVEL,
@@ -61,6 +63,11 @@ pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 7] {
         (JUNIT4_TO_JUPITER, "table", junit5_description()),
         (JAVAX_TO_JAKARTA, "table", jakarta_description()),
         (SPRING_BOOT_3, "table", spring_boot::description()),
+        (
+            JAVA_UPGRADE_VERSIONS,
+            "table",
+            &upgrade_versions::TABLE.description,
+        ),
     ]
 }
 
