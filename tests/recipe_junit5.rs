@@ -119,8 +119,8 @@ fn rules_runners_and_junit3_are_left_on_junit4_with_a_reason() {
             "RunWith",
         ),
         (
-            "import junit.framework.TestCase;\nimport org.junit.Test;\nclass T extends TestCase { public void testA() {} }\n",
-            "TestCase",
+            "import junit.framework.Test;\nimport junit.framework.TestCase;\nclass T extends TestCase { public static Test suite() { return null; } public void testA() {} }\n",
+            "suite()",
         ),
         (
             "import org.junit.Assume;\nimport org.junit.Test;\nclass T { @Test public void t() { Assume.assumeNotNull(1); } }\n",

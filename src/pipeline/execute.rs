@@ -72,8 +72,7 @@ pub fn execute(
         .collect();
     // JUnit 3 files and JUnit 4 files the recipe did not convert keep the vintage engine.
     let junit4_remains = fp.java_files().any(|f| match f.junit {
-        JunitGeneration::Junit3 => true,
-        JunitGeneration::Junit4 => !matches!(
+        JunitGeneration::Junit3 | JunitGeneration::Junit4 => !matches!(
             results.get(&f.path),
             Some((_, FileOutcome::Rewritten { .. } | FileOutcome::Unchanged))
         ),

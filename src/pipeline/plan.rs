@@ -72,14 +72,12 @@ pub fn plan(
                 );
                 continue;
             }
-            let (recipes, what) = match f.junit {
-                JunitGeneration::Junit4 => (&[recipes::JUNIT4_TO_JUPITER][..], "JUnit 4"),
-                JunitGeneration::Junit3 => (
-                    &[][..],
-                    "JUnit 3 (no core recipe; vintage engine keeps it running)",
-                ),
+            let what = match f.junit {
+                JunitGeneration::Junit4 => "JUnit 4",
+                JunitGeneration::Junit3 => "JUnit 3",
                 _ => continue,
             };
+            let recipes = &[recipes::JUNIT4_TO_JUPITER][..];
             junit_files += 1;
             add(
                 format!("junit5:{}", f.path.display()),

@@ -210,8 +210,11 @@ pub fn migrate(src: &str) -> FileOutcome {
     }
     let root = parsed.tree.root_node();
     let imports = java_syntax::imports(root, src);
-    let uses_junit4 = imports.iter().any(|i| is_junit4(&i.path))
+    let uses_junit4 = imports
+        .iter()
+        .any(|i| is_junit4(&i.path) || i.path.starts_with("junit.framework"))
         || src.contains("@org.junit.Test")
+        || src.contains("junit.framework.TestCase")
         || src.contains("org.junit.Assert.");
     if !uses_junit4 {
         return FileOutcome::Unchanged;
@@ -220,9 +223,14 @@ pub fn migrate(src: &str) -> FileOutcome {
         Ok(s) => s,
         Err(reason) => return FileOutcome::LeftOnJunit4 { reason },
     };
+    let mut scope = Scope::new(&imports);
+    if structure.junit3 {
+        // Inherited junit.framework.Assert methods behave like org.junit.Assert's.
+        scope.static_wildcards.push("org.junit.Assert".into());
+    }
     let mut rw = Rewriter {
         src,
-        scope: Scope::new(&imports),
+        scope,
         owned: structure.handled,
         imports_removed: structure.imports_removed,
         edits: structure.edits,
@@ -264,7 +272,8 @@ fn verify(src: &str, tree: tree_sitter::Tree, edits: &[Edit], out: &str) -> Opti
     }
     let leftover = out
         .match_indices("org.junit.")
-        .find(|(i, _)| !out[*i..].starts_with("org.junit.jupiter"));
+        .find(|(i, _)| !out[*i..].starts_with("org.junit.jupiter"))
+        .or_else(|| out.match_indices("junit.framework").next());
     leftover.map(|(i, _)| {
         let line = out[..i].matches('\n').count() + 1;
         format!("JUnit 4 reference remains at line {line}")
@@ -304,12 +313,6 @@ impl Rewriter<'_> {
         java_syntax::walk(root, |n| {
             if problem.is_some() || self.owned.contains(&n.id()) {
                 return;
-            }
-            if n.kind() == "superclass" {
-                let s = text(n, self.src);
-                if s.contains("TestCase") {
-                    problem = Some("JUnit 3 TestCase subclass".to_string());
-                }
             }
             if matches!(n.kind(), "marker_annotation" | "annotation") {
                 let name = annotation_name(n, self.src);

@@ -31,6 +31,9 @@ pub struct Structure {
     /// Imports (paths) that no longer name anything and are deleted.
     pub imports_removed: Vec<String>,
     pub changes: Vec<String>,
+    /// A JUnit 3 `TestCase` subclass was converted: its inherited assertions are now
+    /// Jupiter's, reached through a static import.
+    pub junit3: bool,
 }
 
 const BOOT_TEST_ANNOTATIONS: &[&str] = &[
@@ -106,6 +109,14 @@ impl Structure {
         for &class in &classes {
             s.class_annotations(class, src)?;
             s.rules(class, src)?;
+            if let Some(sup) = class.child_by_field_name("superclass")
+                && matches!(
+                    text(sup, src).trim_start_matches("extends").trim(),
+                    "TestCase" | "junit.framework.TestCase"
+                )
+            {
+                s.junit3_class(class, sup, src)?;
+            }
         }
         for &m in &methods {
             if let Some(mods) = modifiers_of(m) {
@@ -265,6 +276,122 @@ impl Structure {
             self.edits.push(removal(src, a));
             self.changes
                 .push("@FixMethodOrder removed (Jupiter's default order is deterministic)".into());
+        }
+        Ok(())
+    }
+
+    /// `class X extends TestCase`: the superclass goes, `test*` methods get `@Test`,
+    /// setUp/tearDown become `@BeforeEach`/`@AfterEach` without their `super` calls, and
+    /// inherited assertions come from Jupiter. Suites, named constructors and other
+    /// TestCase API (getName, run ...) are refused.
+    fn junit3_class(&mut self, class: Node, sup: Node, src: &str) -> Result<(), String> {
+        let body = class
+            .child_by_field_name("body")
+            .ok_or("class without body")?;
+        let mut problem = None;
+        java_syntax::walk(body, |n| {
+            if problem.is_none()
+                && n.kind() == "method_invocation"
+                && n.child_by_field_name("object")
+                    .is_none_or(|o| text(o, src) == "this")
+                && let Some(name) = n.child_by_field_name("name")
+                && matches!(
+                    text(name, src),
+                    "getName"
+                        | "setName"
+                        | "run"
+                        | "countTestCases"
+                        | "createResult"
+                        | "runTest"
+                        | "runBare"
+                )
+            {
+                problem = Some(format!("uses TestCase.{}()", text(name, src)));
+            }
+        });
+        if let Some(p) = problem {
+            return Err(p);
+        }
+        let before = src[..sup.start_byte()].trim_end().len();
+        self.edits.push(Edit::replace(before..sup.end_byte(), ""));
+        self.remove_import("junit.framework.TestCase");
+        let mut c = body.walk();
+        for member in body.named_children(&mut c) {
+            match member.kind() {
+                "constructor_declaration" => {
+                    let params = member
+                        .child_by_field_name("parameters")
+                        .map_or(0, |p| p.named_child_count());
+                    if params > 0 {
+                        return Err("JUnit 3 constructor with a test name".into());
+                    }
+                }
+                "method_declaration" => self.junit3_method(member, src)?,
+                _ => {}
+            }
+        }
+        self.imports_needed
+            .push("static org.junit.jupiter.api.Assertions.*".into());
+        self.junit3 = true;
+        self.changes.push("JUnit 3 TestCase -> Jupiter".into());
+        Ok(())
+    }
+
+    fn junit3_method(&mut self, m: Node, src: &str) -> Result<(), String> {
+        let name = m.child_by_field_name("name").map_or("", |n| text(n, src));
+        let params = m
+            .child_by_field_name("parameters")
+            .map_or(0, |p| p.named_child_count());
+        let mods = modifiers_of(m);
+        let mods_text = mods.map_or("", |x| text(x, src));
+        if name == "suite" && mods_text.contains("static") {
+            return Err("JUnit 3 suite() method".into());
+        }
+        let returns_void = m
+            .child_by_field_name("type")
+            .is_some_and(|t| text(t, src) == "void");
+        let annotation = match name {
+            "setUp" if params == 0 => "BeforeEach",
+            "tearDown" if params == 0 => "AfterEach",
+            _ if name.starts_with("test")
+                && params == 0
+                && returns_void
+                && mods_text.contains("public")
+                && !mods_text.contains("static") =>
+            {
+                "Test"
+            }
+            _ => return Ok(()),
+        };
+        if let Some(mods) = mods {
+            for a in annotations(mods) {
+                if simple(annotation_name(a, src)) == "Override" {
+                    self.take(a);
+                    self.edits.push(removal(src, a));
+                }
+            }
+        }
+        let indent = indent_at(src, m.start_byte());
+        self.edits.push(Edit::insert(
+            m.start_byte(),
+            format!("@{annotation}{}{indent}", line_ending(src)),
+        ));
+        self.imports_needed
+            .push(format!("org.junit.jupiter.api.{annotation}"));
+        if annotation != "Test" {
+            // `super.setUp();` would call a method that no longer exists.
+            java_syntax::walk(m, |n| {
+                if n.kind() == "expression_statement"
+                    && text(n, src)
+                        .replace(' ', "")
+                        .starts_with(&format!("super.{name}()"))
+                {
+                    self.edits.push(Edit::replace(
+                        crate::edit::whole_line(src, n.byte_range()),
+                        "",
+                    ));
+                }
+            });
         }
         Ok(())
     }
