@@ -334,3 +334,44 @@ fn past_runs_are_listed_and_re_rendered_from_the_journal() {
         "the report is a rendering of the stored journal"
     );
 }
+
+#[test]
+fn rules_categories_junit3_and_deprecated_apis_migrate_and_still_pass() {
+    let (_tmp, project) = fixture("junit4-structure");
+    let run = migrate(&project, &[]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stderr, run.report);
+    let r = &run.report;
+    assert_eq!(r["outcome"], "SUCCESS");
+    assert_eq!(r["tests"]["invariant"], true);
+    let before = r["tests"]["before"].as_object().unwrap();
+    assert_eq!(before.len(), 5, "{before:?}");
+    let pom = read(&project.join("pom.xml"));
+    assert!(
+        !pom.contains("junit-vintage-engine"),
+        "every test file converted"
+    );
+    let t = read(&project.join("src/test/java/com/example/ledger/LedgerTest.java"));
+    for expected in [
+        "@TestMethodOrder(MethodOrderer.MethodName.class)",
+        "@Timeout(value = 30, unit = TimeUnit.SECONDS)",
+        "@TempDir\n    public File folder;",
+        "@Tag(\"Slow\")",
+        "IllegalArgumentException thrown = assertThrows(IllegalArgumentException.class, () -> {",
+        "Files.createFile(folder.toPath().resolve(\"ledger.txt\")).toFile()",
+    ] {
+        assert!(t.contains(expected), "{expected} missing from\n{t}");
+    }
+    assert!(!t.contains("org.junit.Rule") && !t.contains("RunWith"));
+    let j3 = read(&project.join("src/test/java/com/example/ledger/CodesTest.java"));
+    assert!(j3.contains("@BeforeEach") && !j3.contains("extends TestCase"));
+    let main = read(&project.join("src/main/java/com/example/ledger/Ledger.java"));
+    for expected in [
+        "setScale(2, RoundingMode.HALF_UP)",
+        "2, RoundingMode.HALF_EVEN)",
+        "Integer.valueOf(entries.size())",
+        "Character.isJavaIdentifierStart(",
+        "import java.math.RoundingMode;",
+    ] {
+        assert!(main.contains(expected), "{expected} missing from\n{main}");
+    }
+}
