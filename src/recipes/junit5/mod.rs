@@ -281,17 +281,23 @@ fn verify(src: &str, tree: tree_sitter::Tree, edits: &[Edit], out: &str) -> Opti
 }
 
 impl Rewriter<'_> {
+    /// An import the structural pass made obsolete.
+    fn deleted(&self, i: &Import) -> bool {
+        !i.is_static && self.imports_removed.contains(&i.path)
+    }
+
     fn rewrite_imports(&mut self, imports: &[Import]) -> Result<(), String> {
-        for imp in imports
+        let deletions: Vec<Edit> = imports
             .iter()
-            .filter(|i| !i.is_static && self.imports_removed.contains(&i.path))
-        {
-            self.edits
-                .push(Edit::replace(whole_line(self.src, imp.range.clone()), ""));
-        }
-        for imp in imports.iter().filter(|i| {
-            is_junit4(&i.path) && !(!i.is_static && self.imports_removed.contains(&i.path))
-        }) {
+            .filter(|i| self.deleted(i))
+            .map(|i| Edit::replace(whole_line(self.src, i.range.clone()), ""))
+            .collect();
+        self.edits.extend(deletions);
+        let renamed: Vec<&Import> = imports
+            .iter()
+            .filter(|i| is_junit4(&i.path) && !self.deleted(i))
+            .collect();
+        for imp in renamed {
             let new = if imp.wildcard && !imp.is_static {
                 (imp.path == JUNIT4_PACKAGE).then(|| "org.junit.jupiter.api".to_string())
             } else if imp.is_static && !imp.wildcard {
@@ -737,10 +743,7 @@ impl Rewriter<'_> {
         }
         let eol = line_ending(src);
         let text: String = needed.iter().map(|n| format!("{eol}import {n};")).collect();
-        let kept = imports
-            .iter()
-            .filter(|i| i.is_static || !self.imports_removed.contains(&i.path))
-            .last();
+        let kept = imports.iter().rev().find(|i| !self.deleted(i));
         // After the last surviving import; before the first one when all are deleted (an
         // insertion inside a deleted line would collide with the deletion).
         let edit = match (kept, imports.first()) {
