@@ -179,11 +179,15 @@ pub fn modifiers_of(decl: Node) -> Option<Node> {
     decl.children(&mut cursor).find(|c| c.kind() == "modifiers")
 }
 
+/// The text of a node's named field, or "" when it has none.
+pub fn field_text<'s>(node: Node, field: &str, source: &'s str) -> &'s str {
+    node.child_by_field_name(field)
+        .map_or("", |n| text(n, source))
+}
+
 /// The annotation's name as written (`Test`, `org.junit.Test`).
 pub fn annotation_name<'s>(annotation: Node, source: &'s str) -> &'s str {
-    annotation
-        .child_by_field_name("name")
-        .map_or("", |n| text(n, source))
+    field_text(annotation, "name", source)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use tree_sitter::Node;
 use crate::edit::{self, Edit, indent_at, line_ending, whole_line};
 
 mod structure;
-use crate::java_syntax::{self, Import, annotation_name, text};
+use crate::java_syntax::{self, Import, annotation_name, field_text, text};
 use structure::Structure;
 
 #[derive(Debug, Deserialize)]
@@ -142,9 +142,7 @@ fn declared_type(ident: Node, src: &str) -> Option<String> {
             if d.child_by_field_name("name")
                 .is_some_and(|n| text(n, src) == name)
             {
-                let dims = d
-                    .child_by_field_name("dimensions")
-                    .map_or("", |x| text(x, src));
+                let dims = field_text(d, "dimensions", src);
                 found = Some(format!("{}{dims}", text(ty, src)));
             }
         }
@@ -433,12 +431,8 @@ impl Rewriter<'_> {
             if pair.kind() != "element_value_pair" {
                 return Err("@Test with an unnamed argument".into());
             }
-            let key = pair
-                .child_by_field_name("key")
-                .map_or("", |k| text(k, self.src));
-            let value = pair
-                .child_by_field_name("value")
-                .map_or("", |v| text(v, self.src));
+            let key = field_text(pair, "key", self.src);
+            let value = field_text(pair, "value", self.src);
             match key {
                 "expected" => expected = Some(value.to_string()),
                 "timeout" => timeout = Some(value.to_string()),
@@ -664,12 +658,8 @@ impl Rewriter<'_> {
             }
             "parenthesized_expression" => n.named_child(0).is_some_and(|x| self.looks_string(x)),
             "method_invocation" => {
-                let name = n
-                    .child_by_field_name("name")
-                    .map_or("", |x| text(x, self.src));
-                let obj = n
-                    .child_by_field_name("object")
-                    .map_or("", |x| text(x, self.src));
+                let name = field_text(n, "name", self.src);
+                let obj = field_text(n, "object", self.src);
                 matches!(name, "toString" | "format" | "formatted") || obj == "String"
             }
             _ => self

@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 use crate::edit::{Edit, indent_at, line_ending};
-use crate::java_syntax::{self, annotation_name, annotations, modifiers_of, text};
+use crate::java_syntax::{self, annotation_name, annotations, field_text, modifiers_of, text};
 
 /// What the structural pass decided.
 #[derive(Default)]
@@ -254,9 +254,7 @@ impl Structure {
     }
 
     fn fix_method_order(&mut self, a: Node, src: &str) -> Result<(), String> {
-        let args = a
-            .child_by_field_name("arguments")
-            .map_or("", |x| text(x, src));
+        let args = field_text(a, "arguments", src);
         self.take(a);
         self.remove_import("org.junit.FixMethodOrder");
         self.remove_import("org.junit.runners.MethodSorters");
@@ -338,7 +336,7 @@ impl Structure {
     }
 
     fn junit3_method(&mut self, m: Node, src: &str) -> Result<(), String> {
-        let name = m.child_by_field_name("name").map_or("", |n| text(n, src));
+        let name = field_text(m, "name", src);
         let params = m
             .child_by_field_name("parameters")
             .map_or(0, |p| p.named_child_count());
@@ -416,19 +414,12 @@ impl Structure {
             let Some(rule_annotation) = rule_annotation else {
                 continue;
             };
-            let ty = field
-                .child_by_field_name("type")
-                .map_or("", |t| text(t, src));
+            let ty = field_text(field, "type", src);
             let declarator = field
                 .child_by_field_name("declarator")
                 .ok_or("rule field without a declarator")?;
-            let name = declarator
-                .child_by_field_name("name")
-                .map_or("", |n| text(n, src))
-                .to_string();
-            let init = declarator
-                .child_by_field_name("value")
-                .map_or("", |v| text(v, src));
+            let name = field_text(declarator, "name", src).to_string();
+            let init = field_text(declarator, "value", src);
             match simple(ty) {
                 "TemporaryFolder" if init == "new TemporaryFolder()" => {
                     self.temporary_folder(class, field, rule_annotation, &name, src)?
@@ -482,9 +473,7 @@ impl Structure {
                 .ok_or_else(|| {
                     format!("TemporaryFolder {name} is used other than through its methods")
                 })?;
-            let method = call
-                .child_by_field_name("name")
-                .map_or("", |n| text(n, src));
+            let method = field_text(call, "name", src);
             let args = call
                 .child_by_field_name("arguments")
                 .ok_or("call without arguments")?;
@@ -664,9 +653,7 @@ impl Structure {
         let mut checks = Vec::new();
         for s in &stmts[first..=last] {
             let call = s.named_child(0).ok_or("empty statement")?;
-            let what = call
-                .child_by_field_name("name")
-                .map_or("", |n| text(n, src));
+            let what = field_text(call, "name", src);
             let args = call
                 .child_by_field_name("arguments")
                 .ok_or("call without arguments")?;
