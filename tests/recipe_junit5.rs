@@ -123,10 +123,6 @@ fn rules_runners_and_junit3_are_left_on_junit4_with_a_reason() {
             "suite()",
         ),
         (
-            "import org.junit.Assume;\nimport org.junit.Test;\nclass T { @Test public void t() { Assume.assumeNotNull(1); } }\n",
-            "assumeNotNull",
-        ),
-        (
             "import static org.junit.Assert.assertEquals;\nimport org.junit.Test;\nclass T { @Test public void t(Object a, Object b, Object c) { assertEquals(a, b, c); } }\n",
             "first argument",
         ),

@@ -202,6 +202,13 @@ impl JavaRecipe {
                 if replacement == src[range.clone()] {
                     continue;
                 }
+                // A deletion that empties its line takes the line with it.
+                let range = if replacement.is_empty() {
+                    let line = whole_line(src, range.clone());
+                    if line != range { line } else { range }
+                } else {
+                    range
+                };
                 changes.push(format!(
                     "{}: {} -> {}",
                     rule.config.id,
@@ -387,6 +394,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/deprecated-jdk-renames.yml"),
     include_str!("catalog/java/removed-jdk-apis.yml"),
     include_str!("catalog/java/spring-security-6.yml"),
+    include_str!("catalog/java/spring-boot-3-java.yml"),
 ];
 
 #[cfg(test)]

@@ -22,8 +22,50 @@ pub struct Junit5Table {
     pub description: String,
     pub type_renames: BTreeMap<String, String>,
     pub member_renames: BTreeMap<String, String>,
+    pub call_rewrites: BTreeMap<String, CallRewrite>,
     pub unsupported_members: Vec<String>,
     pub unsupported_annotations: Vec<String>,
+}
+
+/// A JUnit 4 member rewritten as a call to another member (see the table's comments).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallRewrite {
+    pub owner: String,
+    pub member: String,
+    pub forms: Vec<CallForm>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallForm {
+    pub args: Option<usize>,
+    pub text: Option<String>,
+    pub each: Option<String>,
+    pub join: Option<String>,
+}
+
+impl CallRewrite {
+    /// The new argument text for these arguments, if a form fits.
+    fn arguments(&self, args: &[&str]) -> Option<String> {
+        self.forms
+            .iter()
+            .find_map(|f| match (f.args, &f.text, &f.each) {
+                (Some(n), Some(t), _) if n == args.len() => {
+                    // Highest index first so `$1` never eats the prefix of `$10`.
+                    Some((1..=n).rev().fold(t.clone(), |acc, i| {
+                        acc.replace(&format!("${i}"), args[i - 1])
+                    }))
+                }
+                (None, _, Some(each)) if !args.is_empty() => Some(
+                    args.iter()
+                        .map(|a| each.replace('$', a))
+                        .collect::<Vec<_>>()
+                        .join(f.join.as_deref().unwrap_or(", ")),
+                ),
+                _ => None,
+            })
+    }
 }
 
 pub static TABLE: LazyLock<Junit5Table> = LazyLock::new(|| {
@@ -344,6 +386,7 @@ impl Rewriter<'_> {
                     | "annotation"
                     | "method_invocation"
                     | "identifier"
+                    | "type_identifier"
                     | "scoped_identifier"
                     | "scoped_type_identifier"
                     | "field_access"
@@ -533,6 +576,9 @@ impl Rewriter<'_> {
         };
         let Some(owner) = owner else { return Ok(()) };
         let member = format!("{owner}.{name}");
+        if let Some(rw) = TABLE.call_rewrites.get(&member) {
+            return self.call_rewrite(call, name_node, object, &member, rw);
+        }
         if TABLE.unsupported_members.contains(&member) {
             return Err(format!(
                 "{}.{name} has no Jupiter equivalent",
@@ -613,6 +659,45 @@ impl Rewriter<'_> {
                     .push("static org.junit.jupiter.api.Assertions.assertArrayEquals".into());
             }
         }
+        Ok(())
+    }
+
+    /// `assumeThat(x, m)` -> `assumeTrue(m.matches(x))` and the like: the name and the
+    /// arguments are replaced; a receiver (`Assume.`) is renamed by the type pass.
+    fn call_rewrite(
+        &mut self,
+        call: Node,
+        name_node: Node,
+        object: Option<Node>,
+        member: &str,
+        rw: &CallRewrite,
+    ) -> Result<(), String> {
+        let args = call
+            .child_by_field_name("arguments")
+            .ok_or("call without arguments")?;
+        let mut c = args.walk();
+        let argv: Vec<&str> = args
+            .named_children(&mut c)
+            .filter(|n| n.kind() != "comment")
+            .map(|n| text(n, self.src))
+            .collect();
+        let new_args = rw.arguments(&argv).ok_or_else(|| {
+            format!(
+                "{} with {} arguments has no Jupiter form",
+                simple(member),
+                argv.len()
+            )
+        })?;
+        self.edits.push(Edit::replace(
+            name_node.start_byte()..call.end_byte(),
+            format!("{}({new_args})", rw.member),
+        ));
+        if object.is_none() {
+            self.imports_needed
+                .push(format!("static {}.{}", rw.owner, rw.member));
+        }
+        self.changes
+            .push(format!("{} -> {}", simple(member), rw.member));
         Ok(())
     }
 
@@ -766,6 +851,9 @@ enum Message {
 fn member_rename(path: &str) -> Result<String, String> {
     if let Some(m) = TABLE.member_renames.get(path) {
         return Ok(m.clone());
+    }
+    if let Some(rw) = TABLE.call_rewrites.get(path) {
+        return Ok(format!("{}.{}", rw.owner, rw.member));
     }
     if TABLE.unsupported_members.iter().any(|u| u == path) {
         return Err(format!("no Jupiter equivalent for {path}"));
