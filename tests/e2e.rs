@@ -344,7 +344,13 @@ fn rules_categories_junit3_and_deprecated_apis_migrate_and_still_pass() {
     assert_eq!(r["outcome"], "SUCCESS");
     assert_eq!(r["tests"]["invariant"], true);
     let before = r["tests"]["before"].as_object().unwrap();
-    assert_eq!(before.len(), 5, "{before:?}");
+    // LedgerTest 3, CodesTest 2, RoundingTest 1 (three invocations), LedgerNestedTest 2.
+    assert_eq!(before.len(), 8, "{before:?}");
+    let after = r["tests"]["after"].as_object().unwrap();
+    assert_eq!(
+        after["com.example.ledger.RoundingTest#roundsHalfUp"],
+        "passed"
+    );
     let pom = read(&project.join("pom.xml"));
     assert!(
         !pom.contains("junit-vintage-engine"),
@@ -362,6 +368,13 @@ fn rules_categories_junit3_and_deprecated_apis_migrate_and_still_pass() {
         assert!(t.contains(expected), "{expected} missing from\n{t}");
     }
     assert!(!t.contains("org.junit.Rule") && !t.contains("RunWith"));
+    let p = read(&project.join("src/test/java/com/example/ledger/RoundingTest.java"));
+    assert!(p.contains("@MethodSource(\"amounts\")"), "{p}");
+    let spec = read(&project.join("src/test/java/com/example/ledger/LedgerNestedTest.java"));
+    assert!(
+        spec.contains("@Nested\n    public class WhenEmpty"),
+        "{spec}"
+    );
     let j3 = read(&project.join("src/test/java/com/example/ledger/CodesTest.java"));
     assert!(j3.contains("@BeforeEach") && !j3.contains("extends TestCase"));
     let main = read(&project.join("src/main/java/com/example/ledger/Ledger.java"));

@@ -146,8 +146,11 @@ pub fn parse(text: &str) -> Result<Vec<(String, TestStatus)>, String> {
         } else {
             TestStatus::Passed
         };
-        // JUnit 5 display names end in "()"; JUnit 4 names don't. Normalize so both compare.
-        let method = name.strip_suffix("()").unwrap_or(name);
+        // One key per test method: JUnit 5 names end in "(params)", parameterized runs add
+        // an index or parameter types (JUnit 4 `m[0]`, Jupiter `m(int)[1]` or, through
+        // Surefire 2.22, `m{int}`). A Java method name never holds '(', '[' or '{', so the
+        // prefix is the method; invocations merge by their worst status.
+        let method = name.split(['(', '[', '{']).next().unwrap_or(name);
         out.push((format!("{class}#{method}"), status));
     }
     Ok(out)
@@ -162,7 +165,10 @@ mod tests {
         let xml = r#"<testsuite name="s"><testcase name="a" classname="p.T"/>
             <testcase name="b()" classname="p.T"><failure message="x"/></testcase>
             <testcase name="c" classname="p.T"><skipped/></testcase>
-            <testcase name="d" classname="p.T"><error type="E"/></testcase></testsuite>"#;
+            <testcase name="d" classname="p.T"><error type="E"/></testcase>
+            <testcase name="e[0: fib(1)]" classname="p.T"/>
+            <testcase name="e(int, int)[2]" classname="p.T"/>
+            <testcase name="e{int, int}" classname="p.T"/></testsuite>"#;
         let r = parse(xml).unwrap();
         assert_eq!(
             r,
@@ -171,6 +177,9 @@ mod tests {
                 ("p.T#b".into(), TestStatus::Failed),
                 ("p.T#c".into(), TestStatus::Skipped),
                 ("p.T#d".into(), TestStatus::Errored),
+                ("p.T#e".into(), TestStatus::Passed),
+                ("p.T#e".into(), TestStatus::Passed),
+                ("p.T#e".into(), TestStatus::Passed),
             ]
         );
     }

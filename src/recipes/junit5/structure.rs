@@ -150,7 +150,7 @@ impl Structure {
             .any(|a| BOOT_TEST_ANNOTATIONS.contains(&simple(annotation_name(*a, src))));
         for a in all {
             match simple(annotation_name(a, src)) {
-                "RunWith" => self.run_with(a, src, under_boot_test)?,
+                "RunWith" => self.run_with(a, class, src, under_boot_test)?,
                 "Category" => self.category(a, src)?,
                 "FixMethodOrder" => self.fix_method_order(a, src)?,
                 _ => {}
@@ -159,7 +159,13 @@ impl Structure {
         Ok(())
     }
 
-    fn run_with(&mut self, a: Node, src: &str, under_boot_test: bool) -> Result<(), String> {
+    fn run_with(
+        &mut self,
+        a: Node,
+        class: Node,
+        src: &str,
+        under_boot_test: bool,
+    ) -> Result<(), String> {
         let runner = class_literals(a, src)
             .and_then(|l| l.into_iter().next())
             .ok_or("@RunWith without a runner class")?;
@@ -216,6 +222,22 @@ impl Structure {
                     "SpringExtension",
                     "org.springframework.test.context.junit.jupiter.SpringExtension",
                 );
+            }
+            "Enclosed" => {
+                self.edits.push(removal(src, a));
+                self.remove_import("org.junit.experimental.runners.Enclosed");
+                self.enclosed(class, src)?;
+                self.changes
+                    .push("@RunWith(Enclosed) -> @Nested inner classes".into());
+                return Ok(());
+            }
+            "Parameterized" => {
+                self.edits.push(removal(src, a));
+                self.remove_import("org.junit.runners.Parameterized");
+                self.parameterized(class, src)?;
+                self.changes
+                    .push("@RunWith(Parameterized) -> @ParameterizedTest + @MethodSource".into());
+                return Ok(());
             }
             "JUnit4" | "BlockJUnit4ClassRunner" => {
                 self.edits.push(removal(src, a));
@@ -274,6 +296,262 @@ impl Structure {
             self.edits.push(removal(src, a));
             self.changes
                 .push("@FixMethodOrder removed (Jupiter's default order is deterministic)".into());
+        }
+        Ok(())
+    }
+
+    /// `@RunWith(Enclosed)`: static member classes with tests become `@Nested` inner
+    /// classes. Class-level fixtures (`@BeforeClass`) cannot live in an inner class on the
+    /// Jupiter versions we target, so they keep the file on vintage.
+    fn enclosed(&mut self, class: Node, src: &str) -> Result<(), String> {
+        let body = class
+            .child_by_field_name("body")
+            .ok_or("class without body")?;
+        let mut c = body.walk();
+        for inner in body
+            .named_children(&mut c)
+            .filter(|n| n.kind() == "class_declaration")
+        {
+            let inner_text = text(inner, src);
+            if !inner_text.contains("@Test") {
+                continue;
+            }
+            if inner_text.contains("@BeforeClass") || inner_text.contains("@AfterClass") {
+                return Err("an Enclosed member class has @BeforeClass/@AfterClass".into());
+            }
+            if let Some(mods) = modifiers_of(inner) {
+                let mut mc = mods.walk();
+                for m in mods.children(&mut mc).filter(|m| m.kind() == "static") {
+                    self.edits.push(removal(src, m));
+                }
+            }
+            let indent = indent_at(src, inner.start_byte());
+            self.edits.push(Edit::insert(
+                inner.start_byte(),
+                format!("@Nested{}{indent}", line_ending(src)),
+            ));
+        }
+        self.imports_needed
+            .push("org.junit.jupiter.api.Nested".into());
+        Ok(())
+    }
+
+    /// `@RunWith(Parameterized)` with a `@Parameters` method and either one constructor or
+    /// `@Parameter` fields: each `@Test` becomes `@ParameterizedTest @MethodSource` taking
+    /// the parameters, and starts by handing them to the old constructor (now an `init`
+    /// method) or the fields. Fixtures that read the parameters keep the file on vintage.
+    fn parameterized(&mut self, class: Node, src: &str) -> Result<(), String> {
+        let body = class
+            .child_by_field_name("body")
+            .ok_or("class without body")?;
+        let class_name = field_text(class, "name", src);
+        let mut c = body.walk();
+        let members: Vec<Node> = body.named_children(&mut c).collect();
+        let annotated = |m: &Node, name: &str| {
+            modifiers_of(*m).is_some_and(|mods| {
+                annotations(mods)
+                    .iter()
+                    .any(|a| simple(annotation_name(*a, src)) == name)
+            })
+        };
+        let source = members
+            .iter()
+            .find(|m| m.kind() == "method_declaration" && annotated(m, "Parameters"))
+            .ok_or("Parameterized class without a @Parameters method")?;
+        let source_name = field_text(*source, "name", src).to_string();
+        let name_arg = modifiers_of(*source)
+            .into_iter()
+            .flat_map(annotations)
+            .find(|a| simple(annotation_name(*a, src)) == "Parameters")
+            .map(|a| {
+                self.take(a);
+                self.edits.push(removal(src, a));
+                a
+            })
+            .and_then(|a| a.child_by_field_name("arguments"))
+            .map(|args| text(args, src).to_string());
+        // What each test receives and the statement that hands it over.
+        let constructors: Vec<&Node> = members
+            .iter()
+            .filter(|m| m.kind() == "constructor_declaration")
+            .collect();
+        let fields: Vec<(i64, String, String, Node)> = members
+            .iter()
+            .filter(|m| m.kind() == "field_declaration" && annotated(m, "Parameter"))
+            .map(|f| {
+                let a = modifiers_of(*f)
+                    .into_iter()
+                    .flat_map(annotations)
+                    .find(|a| simple(annotation_name(*a, src)) == "Parameter")
+                    .expect("filtered on it");
+                let index = a
+                    .child_by_field_name("arguments")
+                    .map(|x| {
+                        text(x, src)
+                            .trim_matches(['(', ')'])
+                            .replace("value", "")
+                            .replace('=', "")
+                    })
+                    .and_then(|v| v.trim().parse().ok())
+                    .unwrap_or(0);
+                let ty = field_text(*f, "type", src).to_string();
+                let name = f
+                    .child_by_field_name("declarator")
+                    .map_or("", |d| field_text(d, "name", src))
+                    .to_string();
+                self.take(a);
+                self.edits.push(removal(src, a));
+                (index, ty, name, *f)
+            })
+            .collect();
+        let (params, handover, assigned): (String, String, Vec<String>) =
+            match (constructors.as_slice(), fields.is_empty()) {
+                ([ctor], true) => {
+                    let plist = ctor
+                        .child_by_field_name("parameters")
+                        .ok_or("constructor without parameters")?;
+                    let mut pc = plist.walk();
+                    let names: Vec<&str> = plist
+                        .named_children(&mut pc)
+                        .map(|p| field_text(p, "name", src))
+                        .collect();
+                    let init = format!("init{class_name}");
+                    // The constructor becomes `public void initX(..)`.
+                    let name_node = ctor
+                        .child_by_field_name("name")
+                        .ok_or("constructor without name")?;
+                    self.edits.push(Edit::replace(
+                        name_node.byte_range(),
+                        format!("void {init}"),
+                    ));
+                    let mut assigned = Vec::new();
+                    java_syntax::walk(**ctor, |n| {
+                        if n.kind() == "assignment_expression"
+                            && let Some(l) = n.child_by_field_name("left")
+                        {
+                            let l = text(l, src);
+                            assigned.push(l.strip_prefix("this.").unwrap_or(l).to_string());
+                        }
+                    });
+                    (
+                        text(plist, src).trim_matches(['(', ')']).to_string(),
+                        format!("{init}({});", names.join(", ")),
+                        assigned,
+                    )
+                }
+                ([], false) => {
+                    let mut sorted = fields.clone();
+                    sorted.sort_by_key(|f| f.0);
+                    let params = sorted
+                        .iter()
+                        .map(|(_, t, n, _)| format!("{t} {n}"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let handover = sorted
+                        .iter()
+                        .map(|(_, _, n, _)| format!("this.{n} = {n};"))
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    (
+                        params,
+                        handover,
+                        sorted.iter().map(|f| f.2.clone()).collect(),
+                    )
+                }
+                _ => {
+                    return Err(
+                        "Parameterized class needs exactly one constructor or @Parameter fields"
+                            .into(),
+                    );
+                }
+            };
+        // Assigned per invocation now, so not final; fixtures must not read them.
+        for m in &members {
+            match m.kind() {
+                "field_declaration" => {
+                    let name = m
+                        .child_by_field_name("declarator")
+                        .map_or("", |d| field_text(d, "name", src));
+                    if assigned.iter().any(|a| a == name)
+                        && let Some(mods) = modifiers_of(*m)
+                    {
+                        let mut mc = mods.walk();
+                        for f in mods.children(&mut mc).filter(|x| x.kind() == "final") {
+                            self.edits.push(removal(src, f));
+                        }
+                    }
+                }
+                "method_declaration"
+                    if ["Before", "After", "BeforeClass", "AfterClass"]
+                        .iter()
+                        .any(|a| annotated(m, a)) =>
+                {
+                    let mut reads = false;
+                    java_syntax::walk(*m, |n| {
+                        reads |=
+                            n.kind() == "identifier" && assigned.iter().any(|a| a == text(n, src));
+                    });
+                    if reads {
+                        return Err("a fixture method reads the parameters".into());
+                    }
+                }
+                _ => {}
+            }
+        }
+        let eol = line_ending(src);
+        for m in members.iter().filter(|m| m.kind() == "method_declaration") {
+            let Some(test) = modifiers_of(*m)
+                .into_iter()
+                .flat_map(annotations)
+                .find(|a| simple(annotation_name(*a, src)) == "Test")
+            else {
+                continue;
+            };
+            if test.kind() != "marker_annotation" {
+                return Err("@Test(expected/timeout) in a Parameterized class".into());
+            }
+            let plist = m
+                .child_by_field_name("parameters")
+                .ok_or("method without parameters")?;
+            if plist.named_child_count() > 0 {
+                return Err("a Parameterized test method already takes parameters".into());
+            }
+            let body = m.child_by_field_name("body").ok_or("test without body")?;
+            self.take(test);
+            let sep = separator(src, test);
+            let display = name_arg.as_deref().unwrap_or("");
+            self.edits.push(Edit::replace(
+                test.byte_range(),
+                format!("@ParameterizedTest{display}{sep}@MethodSource(\"{source_name}\")"),
+            ));
+            self.edits
+                .push(Edit::replace(plist.byte_range(), format!("({params})")));
+            let inner = indent_at(src, m.start_byte()).to_string() + "    ";
+            // `{ stmt` on one line: the statement moves to its own line after the handover.
+            let open = body.start_byte() + 1;
+            let rest = &src[open..];
+            let spaces = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+            let same_line = !rest[spaces..].starts_with(['\n', '\r', '}']);
+            let tail = if same_line {
+                format!("{eol}{inner}")
+            } else {
+                String::new()
+            };
+            self.edits.push(Edit::replace(
+                open..open + if same_line { spaces } else { 0 },
+                format!("{eol}{inner}{handover}{tail}"),
+            ));
+        }
+        self.imports_needed.extend([
+            "org.junit.jupiter.params.ParameterizedTest".into(),
+            "org.junit.jupiter.params.provider.MethodSource".into(),
+        ]);
+        for i in [
+            "org.junit.Test",
+            "org.junit.runners.Parameterized.Parameters",
+            "org.junit.runners.Parameterized.Parameter",
+        ] {
+            self.remove_import(i);
         }
         Ok(())
     }
