@@ -359,16 +359,15 @@ impl Structure {
             .find(|m| m.kind() == "method_declaration" && annotated(m, "Parameters"))
             .ok_or("Parameterized class without a @Parameters method")?;
         let source_name = field_text(*source, "name", src).to_string();
-        let name_arg = modifiers_of(*source)
+        let parameters = modifiers_of(*source)
             .into_iter()
             .flat_map(annotations)
             .find(|a| simple(annotation_name(*a, src)) == "Parameters")
-            .map(|a| {
-                self.take(a);
-                self.edits.push(removal(src, a));
-                a
-            })
-            .and_then(|a| a.child_by_field_name("arguments"))
+            .ok_or("@Parameters annotation not found")?;
+        self.take(parameters);
+        self.edits.push(removal(src, parameters));
+        let name_arg = parameters
+            .child_by_field_name("arguments")
             .map(|args| text(args, src).to_string());
         // What each test receives and the statement that hands it over.
         let constructors: Vec<&Node> = members
