@@ -388,3 +388,49 @@ fn rules_categories_junit3_and_deprecated_apis_migrate_and_still_pass() {
         assert!(main.contains(expected), "{expected} missing from\n{main}");
     }
 }
+
+#[test]
+fn gradle_build_scripts_and_sources_are_migrated_and_reported_unvalidated() {
+    let (_tmp, project) = fixture("gradle-multi");
+    let run = migrate(&project, &["--target-java", "17"]);
+    assert_eq!(run.code, 4, "INCOMPLETE: no build ran\n{}", run.stderr);
+    let r = &run.report;
+    assert_eq!(r["outcome"], "INCOMPLETE");
+    let text = r.to_string();
+    assert!(
+        text.contains("validation unavailable: a Gradle build"),
+        "{text}"
+    );
+    let root = read(&project.join("build.gradle"));
+    assert!(
+        root.contains("sourceCompatibility = '17'") && root.contains("targetCompatibility = '17'")
+    );
+    assert!(root.contains("// Shared settings"), "comments survive");
+    let core = read(&project.join("core/build.gradle"));
+    assert!(
+        core.contains("testImplementation 'org.junit.jupiter:junit-jupiter:5.9.2'"),
+        "{core}"
+    );
+    assert!(
+        core.contains("test {\n    useJUnitPlatform()\n    maxHeapSize"),
+        "{core}"
+    );
+    let web = read(&project.join("web/build.gradle.kts"));
+    assert!(web.contains("JavaLanguageVersion.of(17)"), "{web}");
+    assert!(
+        web.contains("compileOnly(\"org.projectlombok:lombok:1.18.22\")"),
+        "{web}"
+    );
+    assert!(
+        web.contains("javax.servlet:javax.servlet-api:4.0.1"),
+        "javax stays: nothing requires jakarta\n{web}"
+    );
+    let test = read(&project.join("core/src/test/java/com/example/core/PriceTest.java"));
+    assert!(
+        test.contains("org.junit.jupiter.api.BeforeEach")
+            && test.contains("assertEquals(\"1.50\", String.format("),
+        "{test}"
+    );
+    let hello = read(&project.join("web/src/main/java/com/example/web/Hello.java"));
+    assert!(hello.contains("Integer.valueOf(0)"), "{hello}");
+}

@@ -1,5 +1,6 @@
 //! Stage 1: read the project into a typed [`Fingerprint`].
 
+pub mod gradle;
 pub mod java;
 pub mod pom;
 
@@ -66,6 +67,9 @@ pub struct Fingerprint {
     pub warnings: Vec<String>,
     pub java_files: usize,
     pub java_bytes: usize,
+    /// Set for a Gradle build: its modules' "poms" only carry the script path, the project
+    /// name and string-notation dependencies, and Maven-only recipes do not apply.
+    pub gradle: Option<gradle::GradleBuild>,
 }
 
 /// The per-file tests, the static half of the invariance check.
@@ -73,7 +77,7 @@ pub type Inventory = BTreeMap<PathBuf, Vec<java::TestMethod>>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {
-    #[error("{0} is not a Maven project: no pom.xml at its root")]
+    #[error("{0} is not a Maven project (no pom.xml at its root) nor a Gradle build")]
     NotMaven(PathBuf),
     #[error(transparent)]
     Pom(#[from] pom::PomError),
@@ -193,53 +197,35 @@ impl Fingerprint {
     }
 }
 
-/// Reads the reactor from `root/pom.xml`, following `<modules>`, then every module's
-/// `src/{main,test}/java` tree (files in parallel, each parsed once).
+/// Reads the build (the Maven reactor from `root/pom.xml`, or the projects of a Gradle
+/// build), then every module's `src/{main,test}/java` tree (files in parallel, each parsed
+/// once) and its rewritable resources.
 pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, AnalyzeError> {
-    if !root.join("pom.xml").is_file() {
-        return Err(AnalyzeError::NotMaven(root.to_path_buf()));
-    }
-    let mut fp = Fingerprint::default();
-    let mut queue = vec![PathBuf::from("pom.xml")];
-    let mut seen = BTreeSet::new();
-    while let Some(rel) = queue.pop() {
-        if !seen.insert(rel.clone()) {
-            continue;
-        }
-        let pom = Pom::parse(&rel, &read(&root.join(&rel))?)?;
-        let dir = pom.dir();
-        for m in &pom.modules {
-            let candidate = dir.join(m);
-            let pom_path = if candidate.extension().is_some_and(|e| e == "xml") {
-                candidate
-            } else {
-                candidate.join("pom.xml")
-            };
-            let pom_path = normalize(&pom_path);
-            if root.join(&pom_path).is_file() {
-                queue.push(pom_path);
-            } else {
-                fp.warnings.push(format!(
-                    "{}: module {m:?} has no pom at {}",
-                    rel.display(),
-                    pom_path.display()
-                ));
-            }
-        }
-        let skipped = skip_modules
+    let skipped = |dir: &Path| {
+        skip_modules
             .iter()
-            .any(|s| Path::new(s.trim_end_matches('/')) == dir);
-        fp.modules.push(Module {
-            pom,
-            parent: None,
-            skipped,
-            java_files: Vec::new(),
-            resource_files: Vec::new(),
-        });
-    }
-    fp.modules.sort_by(|a, b| a.pom.path.cmp(&b.pom.path));
-    link_parents(&mut fp);
-
+            .any(|s| Path::new(s.trim_end_matches('/')) == dir)
+    };
+    let mut fp = if root.join("pom.xml").is_file() {
+        maven_reactor(root, &skipped)?
+    } else if let Some((build, poms)) = gradle::detect(root) {
+        Fingerprint {
+            modules: poms
+                .into_iter()
+                .map(|pom| Module {
+                    skipped: skipped(&pom.dir()),
+                    pom,
+                    parent: None,
+                    java_files: Vec::new(),
+                    resource_files: Vec::new(),
+                })
+                .collect(),
+            gradle: Some(build),
+            ..Default::default()
+        }
+    } else {
+        return Err(AnalyzeError::NotMaven(root.to_path_buf()));
+    };
     let sources: Vec<(usize, PathBuf)> = fp
         .modules
         .iter()
@@ -273,6 +259,55 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
         );
     }
     summarize(&mut fp);
+    if let Some(g) = &fp.gradle {
+        fp.java_level = g.java_level;
+        fp.spring_boot = g.spring_boot.clone();
+    }
+    Ok(fp)
+}
+
+/// Reads the reactor from `root/pom.xml`, following `<modules>`.
+fn maven_reactor(
+    root: &Path,
+    skipped: &dyn Fn(&Path) -> bool,
+) -> Result<Fingerprint, AnalyzeError> {
+    let mut fp = Fingerprint::default();
+    let mut queue = vec![PathBuf::from("pom.xml")];
+    let mut seen = BTreeSet::new();
+    while let Some(rel) = queue.pop() {
+        if !seen.insert(rel.clone()) {
+            continue;
+        }
+        let pom = Pom::parse(&rel, &read(&root.join(&rel))?)?;
+        let dir = pom.dir();
+        for m in &pom.modules {
+            let candidate = dir.join(m);
+            let pom_path = if candidate.extension().is_some_and(|e| e == "xml") {
+                candidate
+            } else {
+                candidate.join("pom.xml")
+            };
+            let pom_path = normalize(&pom_path);
+            if root.join(&pom_path).is_file() {
+                queue.push(pom_path);
+            } else {
+                fp.warnings.push(format!(
+                    "{}: module {m:?} has no pom at {}",
+                    rel.display(),
+                    pom_path.display()
+                ));
+            }
+        }
+        fp.modules.push(Module {
+            skipped: skipped(&dir),
+            pom,
+            parent: None,
+            java_files: Vec::new(),
+            resource_files: Vec::new(),
+        });
+    }
+    fp.modules.sort_by(|a, b| a.pom.path.cmp(&b.pom.path));
+    link_parents(&mut fp);
     Ok(fp)
 }
 

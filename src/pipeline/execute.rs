@@ -15,7 +15,7 @@ use crate::recipes::junit5::FileOutcome;
 use crate::recipes::overlay::Overlay;
 use crate::recipes::registry::Registry;
 use crate::recipes::{
-    self, FileResult, PomContext, build_plugins, dependencies, jakarta, java_level, junit5,
+    self, FileResult, PomContext, build_plugins, dependencies, gradle, jakarta, java_level, junit5,
     spring_boot, upgrade_versions,
 };
 
@@ -165,6 +165,37 @@ pub fn execute(
             Some(recipes::REMOVED_JAVA_EE_APIS) => {
                 pom_result(dependencies::removed_java_ee(&ctx, &mut overlay))
             }
+            Some(recipes::GRADLE_BUILD) => {
+                let planned = |id: &str| tasks.iter().any(|t| t.recipes.iter().any(|r| r == id));
+                let mut moves = upgrade_versions::dependency_moves(config.target);
+                if planned(recipes::JAVAX_TO_JAKARTA) {
+                    moves.extend(jakarta::TABLE.artifacts.iter().cloned());
+                }
+                let boot = planned(recipes::SPRING_BOOT_3)
+                    .then_some(config.catalog.spring_boot_3.as_str());
+                if boot.is_some() {
+                    moves.extend(spring_boot::artifacts().iter().cloned());
+                }
+                let declares_junit4 = fp
+                    .modules
+                    .iter()
+                    .any(|m| m.pom.has_dependency("junit", "junit"));
+                let inputs = gradle::Inputs {
+                    target: config.target,
+                    jupiter: &config.catalog.junit_jupiter,
+                    junit: declares_junit4.then_some(if junit4_remains {
+                        JunitMode::Vintage
+                    } else {
+                        JunitMode::Replace
+                    }),
+                    moves: &moves,
+                    spring_boot: boot,
+                };
+                rewrite_resources(&mut overlay, &task.files, |_, src| {
+                    gradle::script(src, &inputs)
+                })
+                .record(task)
+            }
             Some(recipes::JAVA_UPGRADE_VERSIONS) => {
                 pom_result(upgrade_versions::apply(&ctx, &mut overlay))
             }
@@ -187,12 +218,14 @@ pub fn execute(
                             .push(format!("{} -> {}", rel.display(), new.display()));
                     }
                 }
-                done.pom(coordinates::apply(
-                    &ctx,
-                    &mut overlay,
-                    &jakarta::TABLE.artifacts,
-                    Kind::Dependency,
-                ));
+                if fp.gradle.is_none() {
+                    done.pom(coordinates::apply(
+                        &ctx,
+                        &mut overlay,
+                        &jakarta::TABLE.artifacts,
+                        Kind::Dependency,
+                    ));
+                }
                 done.record(task)
             }
             Some(recipes::SPRING_BOOT_3) => {
@@ -213,7 +246,9 @@ pub fn execute(
                 {
                     done.pom(spring_boot::move_auto_configuration(&mut overlay, rel));
                 }
-                done.pom(spring_boot::pom(&ctx, &mut overlay));
+                if fp.gradle.is_none() {
+                    done.pom(spring_boot::pom(&ctx, &mut overlay));
+                }
                 done.record(task)
             }
             Some(id) if registry.get(id).is_some() => {

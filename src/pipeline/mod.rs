@@ -75,8 +75,8 @@ pub async fn run<O: Observer>(
             Step::Baseline => run.baseline(rule).await?,
             Step::SkipBaseline => {
                 run.state.baseline_done = true;
-                run.skip(Stage::Baseline, rule, "builds disabled (--no-build)".into())
-                    .await?
+                let why = run.no_build_reason();
+                run.skip(Stage::Baseline, rule, why.into()).await?
             }
             Step::Plan => run.plan(rule).await?,
             Step::Execute => run.execute(rule, progress).await?,
@@ -92,7 +92,7 @@ pub async fn run<O: Observer>(
                 let why = if opts.dry_run {
                     "dry run: nothing was written"
                 } else {
-                    "builds disabled (--no-build)"
+                    run.no_build_reason()
                 };
                 run.skip(Stage::Validate, rule, why.into()).await?
             }
@@ -209,6 +209,19 @@ impl Run<'_> {
         .await
     }
 
+    /// Why no build runs: the user said so, or the build is Gradle.
+    fn no_build_reason(&self) -> &'static str {
+        if self
+            .fingerprint
+            .as_ref()
+            .is_some_and(|f| f.gradle.is_some())
+        {
+            "validation unavailable: a Gradle build, and Uplift runs Maven only"
+        } else {
+            "builds disabled (--no-build)"
+        }
+    }
+
     async fn analyze(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
         let root = self.opts.root.clone();
@@ -224,6 +237,10 @@ impl Run<'_> {
         match result {
             Ok((fp, registry)) => {
                 self.registry = Some(registry);
+                // Uplift runs Maven only: a Gradle build is migrated without builds.
+                if fp.gradle.is_some() {
+                    self.state.build_enabled = false;
+                }
                 let analysis = summarize(&fp);
                 let category = if fp.java_files == 0 && fp.modules.len() <= 1 {
                     Category::Empty

@@ -47,7 +47,9 @@ pub fn plan(
         .iter()
         .any(|s| s.release.is_some_and(|r| r < target));
     let undeclared = fp.modules_without_level().next().is_some();
-    if level_below || undeclared {
+    // Pom recipes apply to Maven builds; a Gradle build gets the `gradle-build` task.
+    let maven = fp.gradle.is_none();
+    if maven && (level_below || undeclared) {
         add(
             "java-level".into(),
             format!("Raise the Java level to {target}"),
@@ -99,7 +101,7 @@ pub fn plan(
         .modules
         .iter()
         .any(|m| m.pom.has_dependency("junit", "junit"));
-    if junit_files > 0 || declares_junit4 {
+    if maven && (junit_files > 0 || declares_junit4) {
         add(
             "junit-dependencies".into(),
             "Move the build to JUnit Jupiter".into(),
@@ -110,7 +112,7 @@ pub fn plan(
     }
     let provided_by_classpath =
         baseline.is_some_and(|b| b.compiled() && b.jdk.is_some_and(|j| j >= 11));
-    if !fp.removed_modules.is_empty() && !provided_by_classpath {
+    if maven && !fp.removed_modules.is_empty() && !provided_by_classpath {
         add(
             "removed-java-ee-apis".into(),
             "Add API dependencies for Java EE modules removed in Java 11".into(),
@@ -119,14 +121,16 @@ pub fn plan(
             format!("code imports {:?}", fp.removed_modules),
         );
     }
-    add(
-        "build-plugins".into(),
-        format!("Compiler and test plugins that support Java {target} and the JUnit Platform"),
-        &[recipes::BUILD_PLUGINS],
-        Vec::new(),
-        "old plugin versions fail on new JDKs or do not run Jupiter tests".into(),
-    );
-    if upgrade_versions::relevant(fp) {
+    if maven {
+        add(
+            "build-plugins".into(),
+            format!("Compiler and test plugins that support Java {target} and the JUnit Platform"),
+            &[recipes::BUILD_PLUGINS],
+            Vec::new(),
+            "old plugin versions fail on new JDKs or do not run Jupiter tests".into(),
+        );
+    }
+    if maven && upgrade_versions::relevant(fp) {
         add(
             "upgrade-versions".into(),
             format!("Libraries and plugins that break on Java {target}"),
@@ -168,6 +172,15 @@ pub fn plan(
             &[recipes::JAVAX_TO_JAKARTA],
             resources(|_| true),
             "the platform (Spring Boot 3 / Jakarta EE 9+) requires the jakarta namespace; Java sources are scanned project-wide".into(),
+        );
+    }
+    if let Some(g) = &fp.gradle {
+        add(
+            "gradle-build".into(),
+            format!("Gradle scripts: Java {target}, JUnit Platform, moved coordinates"),
+            &[recipes::GRADLE_BUILD],
+            g.scripts.clone(),
+            "a Gradle build: the script side of the migration, as literal edits".into(),
         );
     }
     let java_rules: Vec<&str> = registry.active(config).map(|r| r.id.as_str()).collect();
@@ -213,13 +226,20 @@ fn requires_jakarta(fp: &Fingerprint) -> bool {
 fn decisions(fp: &Fingerprint, config: &Config, baseline: Option<&BuildOutcome>) -> Vec<String> {
     let target = config.target;
     let boot_3 = moves_to_boot_3(fp, config);
-    let mut out = vec![match fp.java_level {
+    let mut out = Vec::new();
+    if fp.gradle.is_some() {
+        out.push("Gradle build: scripts are edited in place, but Uplift runs Maven only, so no baseline and no validation build (outcome INCOMPLETE)".into());
+    }
+    out.push(match fp.java_level {
         Some(l) if l >= target => {
             format!("Java level {l} already at or above {target}: never downgraded")
         }
         Some(l) => format!("Java level {l} -> {target}"),
+        None if fp.gradle.is_some() => {
+            "no Java level declared in the Gradle scripts: the JDK running Gradle decides".into()
+        }
         None => format!("no Java level declared -> maven.compiler.release {target}"),
-    }];
+    });
     let ee = fp.javax_jakarta_ee.len();
     if ee > 0 {
         out.push(if boot_3 {

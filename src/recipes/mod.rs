@@ -4,6 +4,7 @@
 pub mod build_plugins;
 pub mod coordinates;
 pub mod dependencies;
+pub mod gradle;
 pub mod jakarta;
 pub mod java_level;
 pub mod java_rules;
@@ -36,9 +37,10 @@ pub const JUNIT4_TO_JUPITER: &str = "junit4-to-jupiter";
 pub const JAVAX_TO_JAKARTA: &str = "javax-to-jakarta";
 pub const SPRING_BOOT_3: &str = "spring-boot-3";
 pub const JAVA_UPGRADE_VERSIONS: &str = "java-upgrade-versions";
+pub const GRADLE_BUILD: &str = "gradle-build";
 
 /// Recipes written in code (over data tables where one exists): id, kind, description.
-pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 8] {
+pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 9] {
     [
         (
             JAVA_LEVEL,
@@ -67,6 +69,11 @@ pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 8] {
             JAVA_UPGRADE_VERSIONS,
             "table",
             &upgrade_versions::TABLE.description,
+        ),
+        (
+            GRADLE_BUILD,
+            "code",
+            "Gradle scripts (Groovy and Kotlin DSL): Java level, JUnit Platform and Jupiter dependencies, moved coordinates and the Spring Boot plugin, as literal edits (not validated by a build).",
         ),
     ]
 }

@@ -60,6 +60,11 @@ static TABLE: LazyLock<Compiled> = LazyLock::new(|| {
     Compiled { table, patterns }
 });
 
+/// Artifacts Boot 3 manages under new coordinates.
+pub fn artifacts() -> &'static [Move] {
+    &TABLE.table.artifacts
+}
+
 pub fn description() -> &'static str {
     &TABLE.table.description
 }
@@ -102,7 +107,7 @@ pub fn pom(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<Vec<String
             &ctx.catalog.spring_cloud,
         ),
     ];
-    deps.extend(TABLE.table.artifacts.iter().cloned());
+    deps.extend(artifacts().iter().cloned());
     changes.extend(coordinates::apply(ctx, overlay, &deps, Kind::Dependency)?);
     Ok(changes)
 }

@@ -45,6 +45,11 @@ fn moves(list: &[Minimum], target: u32) -> Vec<Move> {
         .collect()
 }
 
+/// The dependency moves for `target` (Gradle scripts apply them to string notations).
+pub fn dependency_moves(target: u32) -> Vec<Move> {
+    moves(&TABLE.dependencies, target)
+}
+
 pub fn apply(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<Vec<String>> {
     let mut changes = coordinates::apply(
         ctx,
