@@ -7,8 +7,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 use uplift::config::RecipeSettings;
+use uplift::recipes::dependencies::JunitMode;
 use uplift::recipes::registry::Registry;
-use uplift::recipes::{FileResult, jakarta, junit5, spring_boot};
+use uplift::recipes::{FileResult, gradle, jakarta, junit5, spring_boot, upgrade_versions};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -35,6 +36,22 @@ fn run(registry: &Registry, recipe: &str, kind: &str, src: &str) -> FileResult {
         ("javax-to-jakarta", "java") => jakarta::java_file(src),
         ("javax-to-jakarta", k) => jakarta::resource_file(src, k == "xml"),
         ("spring-boot-3", k) => spring_boot::config_file(src, k == "yaml"),
+        // Scripts are migrated to 17 with jakarta and Boot 3 planned and every test converted.
+        ("gradle-build", _) => {
+            let mut moves = upgrade_versions::dependency_moves(17);
+            moves.extend(jakarta::TABLE.artifacts.iter().cloned());
+            moves.extend(spring_boot::artifacts().iter().cloned());
+            gradle::script(
+                src,
+                &gradle::Inputs {
+                    target: 17,
+                    jupiter: "5.11.4",
+                    junit: src.contains("junit:junit").then_some(JunitMode::Replace),
+                    moves: &moves,
+                    spring_boot: Some("3.3.5"),
+                },
+            )
+        }
         ("junit4-to-jupiter", _) => match junit5::migrate(src) {
             junit5::FileOutcome::Rewritten { text, changes } => FileResult {
                 text: Some(text),

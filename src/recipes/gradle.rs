@@ -40,10 +40,19 @@ static PLUGIN_VERSION: LazyLock<Regex> = LazyLock::new(|| {
 /// Oldest dependency-management plugin that supports Boot 3.
 const DEPENDENCY_MANAGEMENT_FOR_BOOT_3: &str = "1.1.6";
 
+/// Whether byte `at` sits in a `//` comment (block comments are rare in build scripts).
+fn in_line_comment(src: &str, at: usize) -> bool {
+    let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+    src[line_start..at].contains("//")
+}
+
 pub fn script(src: &str, inputs: &Inputs) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
-    for c in LEVEL.captures_iter(src) {
+    for c in LEVEL
+        .captures_iter(src)
+        .filter(|c| !in_line_comment(src, c.get(0).expect("match").start()))
+    {
         let Some(v) = ["v1", "v2", "v3"].iter().find_map(|k| c.name(k)) else {
             continue;
         };
@@ -54,7 +63,10 @@ pub fn script(src: &str, inputs: &Inputs) -> FileResult {
                 .push(format!("Java level {} -> {}", v.as_str(), inputs.target));
         }
     }
-    for c in COORDINATES.captures_iter(src) {
+    for c in COORDINATES
+        .captures_iter(src)
+        .filter(|c| !in_line_comment(src, c.get(0).expect("match").start()))
+    {
         let ga = format!("{}:{}", &c[2], &c[3]);
         if ga == "junit:junit" {
             continue;
