@@ -156,7 +156,7 @@ fn multi_module_level_is_raised_in_the_parent_and_unconvertible_runner_keeps_vin
     assert_eq!(r["outcome"], "PARTIAL_SUCCESS", "{}", run.stderr);
     assert_eq!(run.code, 2);
     assert_eq!(r["tests"]["invariant"], true);
-    assert_eq!(r["tests"]["executed_after"], 5);
+    assert_eq!(r["tests"]["executed_after"], 4);
     let parent = read(&project.join("pom.xml"));
     assert!(parent.contains("<java.version>17</java.version>"));
     assert!(
@@ -168,8 +168,8 @@ fn multi_module_level_is_raised_in_the_parent_and_unconvertible_runner_keeps_vin
         "children inherit, not edited"
     );
     assert!(
-        read(&project.join("app/src/test/java/org/acme/ParameterizedAppTest.java"))
-            .contains("@RunWith(Parameterized.class)")
+        read(&project.join("app/src/test/java/org/acme/TheoriesAppTest.java"))
+            .contains("@RunWith(Theories.class)")
     );
     assert!(
         read(&project.join("core/src/test/java/org/acme/GreeterTest.java")).contains(
