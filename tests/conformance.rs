@@ -9,7 +9,9 @@ use serde::Deserialize;
 use uplift::config::RecipeSettings;
 use uplift::recipes::dependencies::JunitMode;
 use uplift::recipes::registry::Registry;
-use uplift::recipes::{FileResult, gradle, jakarta, junit5, spring_boot, upgrade_versions};
+use uplift::recipes::{
+    FileResult, gradle, jakarta, junit5, spring_boot, spring_security, upgrade_versions,
+};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -36,6 +38,7 @@ fn run(registry: &Registry, recipe: &str, kind: &str, src: &str) -> FileResult {
         ("javax-to-jakarta", "java") => jakarta::java_file(src),
         ("javax-to-jakarta", k) => jakarta::resource_file(src, k == "xml"),
         ("spring-boot-3", k) => spring_boot::config_file(src, k == "yaml"),
+        ("spring-security-filter-chain", _) => spring_security::adapter(src),
         // Scripts are migrated to 17 with jakarta and Boot 3 planned and every test converted.
         ("gradle-build", _) => {
             let mut moves = upgrade_versions::dependency_moves(17);

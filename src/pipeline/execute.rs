@@ -16,7 +16,7 @@ use crate::recipes::overlay::Overlay;
 use crate::recipes::registry::Registry;
 use crate::recipes::{
     self, FileResult, PomContext, build_plugins, dependencies, gradle, jakarta, java_level, junit5,
-    spring_boot, upgrade_versions,
+    spring_boot, spring_security, upgrade_versions,
 };
 
 /// What the recipe tier reads.
@@ -239,6 +239,11 @@ pub fn execute(
                     let yaml = rel.extension().is_some_and(|e| e != "properties");
                     spring_boot::config_file(src, yaml)
                 });
+                done.merge(rewrite_java_files(
+                    fp,
+                    &mut overlay,
+                    spring_security::adapter,
+                ));
                 for rel in task
                     .files
                     .iter()

@@ -150,7 +150,7 @@ pub fn plan(
         Some(boot) if boot_3 => add(
             "spring-boot".into(),
             format!("Spring Boot {boot} -> {}", config.catalog.spring_boot_3),
-            &[recipes::SPRING_BOOT_3],
+            &[recipes::SPRING_BOOT_3, recipes::SPRING_SECURITY_FILTER_CHAIN],
             resources(|p| {
                 spring_boot::is_config_file(p) || p.ends_with("META-INF/spring.factories")
             }),
@@ -328,7 +328,13 @@ mod tests {
         let moving = plan_for(&fingerprint("2.7.18"), 17, Some(3));
         assert!(moving.tasks.iter().any(|t| t.id == "jakarta"));
         let boot = moving.tasks.iter().find(|t| t.id == "spring-boot").unwrap();
-        assert_eq!(boot.recipes, vec![recipes::SPRING_BOOT_3]);
+        assert_eq!(
+            boot.recipes,
+            vec![
+                recipes::SPRING_BOOT_3,
+                recipes::SPRING_SECURITY_FILTER_CHAIN
+            ]
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod overlay;
 pub mod pom_edit;
 pub mod registry;
 pub mod spring_boot;
+pub mod spring_security;
 pub mod upgrade_versions;
 
 use crate::analyze::Fingerprint;
@@ -38,9 +39,10 @@ pub const JAVAX_TO_JAKARTA: &str = "javax-to-jakarta";
 pub const SPRING_BOOT_3: &str = "spring-boot-3";
 pub const JAVA_UPGRADE_VERSIONS: &str = "java-upgrade-versions";
 pub const GRADLE_BUILD: &str = "gradle-build";
+pub const SPRING_SECURITY_FILTER_CHAIN: &str = "spring-security-filter-chain";
 
 /// Recipes written in code (over data tables where one exists): id, kind, description.
-pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 9] {
+pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 10] {
     [
         (
             JAVA_LEVEL,
@@ -69,6 +71,11 @@ pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 9] {
             JAVA_UPGRADE_VERSIONS,
             "table",
             &upgrade_versions::TABLE.description,
+        ),
+        (
+            SPRING_SECURITY_FILTER_CHAIN,
+            "code",
+            "WebSecurityConfigurerAdapter subclasses become SecurityFilterChain / WebSecurityCustomizer beans (common shapes; the rest is handed to the next tier). Runs with spring-boot-3.",
         ),
         (
             GRADLE_BUILD,
