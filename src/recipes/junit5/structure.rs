@@ -702,6 +702,9 @@ impl Structure {
                     self.temporary_folder(class, field, rule_annotation, &name, src)?
                 }
                 "Timeout" => self.timeout_rule(class, field, init, src)?,
+                "TestName" if init == "new TestName()" => {
+                    self.test_name(class, field, &name, src)?
+                }
                 "ExpectedException" if init.ends_with("ExpectedException.none()") => {
                     self.expected_exception(class, field, &name, src)?
                 }
@@ -807,6 +810,63 @@ impl Structure {
         self.remove_import("org.junit.rules.TemporaryFolder");
         self.changes
             .push("@Rule TemporaryFolder -> @TempDir File".into());
+        Ok(())
+    }
+
+    /// `@Rule TestName name` -> a `TestInfo testInfo` parameter on each test or fixture
+    /// method that asks `name.getMethodName()`.
+    fn test_name(&mut self, class: Node, field: Node, name: &str, src: &str) -> Result<(), String> {
+        let mut methods: Vec<Node> = Vec::new();
+        for u in Self::uses(class, field, name, src) {
+            let call = u
+                .parent()
+                .filter(|p| {
+                    p.kind() == "method_invocation"
+                        && field_text(*p, "name", src) == "getMethodName"
+                })
+                .ok_or_else(|| {
+                    format!("TestName {name} is used other than as {name}.getMethodName()")
+                })?;
+            let mut m = call.parent();
+            while let Some(n) = m.filter(|n| n.kind() != "method_declaration") {
+                m = n.parent();
+            }
+            let m = m.ok_or("getMethodName() outside a method")?;
+            let is_junit_method = modifiers_of(m).is_some_and(|mods| {
+                annotations(mods).iter().any(|a| {
+                    matches!(
+                        simple(annotation_name(*a, src)),
+                        "Test" | "Before" | "After"
+                    )
+                })
+            });
+            if !is_junit_method {
+                return Err(format!("{name}.getMethodName() in a helper method"));
+            }
+            self.edits.push(Edit::replace(
+                call.byte_range(),
+                "testInfo.getTestMethod().get().getName()",
+            ));
+            if !methods.iter().any(|x| x.id() == m.id()) {
+                methods.push(m);
+            }
+        }
+        for m in methods {
+            let params = m
+                .child_by_field_name("parameters")
+                .ok_or("method without parameters")?;
+            if params.named_child_count() > 0 {
+                return Err("a method using TestName already takes parameters".into());
+            }
+            self.edits
+                .push(Edit::replace(params.byte_range(), "(TestInfo testInfo)"));
+        }
+        self.edits.push(removal(src, field));
+        self.imports_needed
+            .push("org.junit.jupiter.api.TestInfo".into());
+        self.remove_import("org.junit.rules.TestName");
+        self.changes
+            .push("@Rule TestName -> TestInfo parameter".into());
         Ok(())
     }
 
