@@ -76,6 +76,23 @@ fn class_literals(a: Node, src: &str) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// `block` (whose lines after the first sit under `from`) moved to sit under `to`.
+fn reindent(block: &str, from: &str, to: &str) -> String {
+    let mut lines = block.split('\n');
+    let mut out = lines.next().unwrap_or("").to_string();
+    for l in lines {
+        out.push('\n');
+        match l.strip_prefix(from) {
+            Some(rest) => {
+                out.push_str(to);
+                out.push_str(rest);
+            }
+            None => out.push_str(l),
+        }
+    }
+    out
+}
+
 /// The annotation's source range including the whitespace up to the next token, so a
 /// removal leaves the following line where the annotation was.
 fn removal(src: &str, a: Node) -> Edit {
@@ -702,6 +719,11 @@ impl Structure {
                     self.temporary_folder(class, field, rule_annotation, &name, src)?
                 }
                 "Timeout" => self.timeout_rule(class, field, init, src)?,
+                "ExternalResource" => {
+                    let is_class_rule =
+                        simple(annotation_name(rule_annotation, src)) == "ClassRule";
+                    self.external_resource(class, field, &name, is_class_rule, src)?
+                }
                 "TestName" if init == "new TestName()" => {
                     self.test_name(class, field, &name, src)?
                 }
@@ -810,6 +832,114 @@ impl Structure {
         self.remove_import("org.junit.rules.TemporaryFolder");
         self.changes
             .push("@Rule TemporaryFolder -> @TempDir File".into());
+        Ok(())
+    }
+
+    /// An anonymous `ExternalResource` whose only members are `before()`/`after()` becomes
+    /// `@BeforeEach`/`@AfterEach` methods (`@BeforeAll`/`@AfterAll` for a class rule). The
+    /// rule ran around the class's own fixtures; with other fixtures present that order
+    /// cannot be kept, so the file stays on vintage.
+    fn external_resource(
+        &mut self,
+        class: Node,
+        field: Node,
+        name: &str,
+        is_class_rule: bool,
+        src: &str,
+    ) -> Result<(), String> {
+        if !Self::uses(class, field, name, src).is_empty() {
+            return Err(format!("ExternalResource {name} is referenced elsewhere"));
+        }
+        let body = field
+            .child_by_field_name("declarator")
+            .and_then(|d| d.child_by_field_name("value"))
+            .filter(|v| v.kind() == "object_creation_expression")
+            .and_then(|v| {
+                let mut c = v.walk();
+                v.named_children(&mut c).find(|n| n.kind() == "class_body")
+            })
+            .ok_or("ExternalResource is not an anonymous subclass")?;
+        let fixtures = if is_class_rule {
+            ["BeforeClass", "AfterClass"]
+        } else {
+            ["Before", "After"]
+        };
+        let has_fixture = |wanted: &str| {
+            let mut found = false;
+            java_syntax::walk(class, |n| {
+                found |= matches!(n.kind(), "marker_annotation" | "annotation")
+                    && simple(annotation_name(n, src)) == wanted;
+            });
+            found
+        };
+        let mut c = body.walk();
+        let mut methods = Vec::new();
+        for m in body.named_children(&mut c) {
+            let which = field_text(m, "name", src);
+            let params = m
+                .child_by_field_name("parameters")
+                .map_or(1, |p| p.named_child_count());
+            let (annotation, other) = match (m.kind(), which, params) {
+                ("method_declaration", "before", 0) => (
+                    if is_class_rule {
+                        "BeforeAll"
+                    } else {
+                        "BeforeEach"
+                    },
+                    fixtures[0],
+                ),
+                ("method_declaration", "after", 0) => (
+                    if is_class_rule {
+                        "AfterAll"
+                    } else {
+                        "AfterEach"
+                    },
+                    fixtures[1],
+                ),
+                _ => return Err("ExternalResource with members other than before()/after()".into()),
+            };
+            if has_fixture(other) {
+                return Err(format!(
+                    "{name} would run in a different order around @{other}"
+                ));
+            }
+            let method_body = m.child_by_field_name("body").ok_or("method without body")?;
+            let throws = src[m
+                .child_by_field_name("parameters")
+                .map_or(0, |p| p.end_byte())
+                ..method_body.start_byte()]
+                .trim();
+            methods.push((annotation, which, throws.to_string(), method_body));
+        }
+        let eol = line_ending(src);
+        let indent = indent_at(src, field.start_byte());
+        let stat = if is_class_rule { "static " } else { "" };
+        let mut out = Vec::new();
+        for (annotation, which, throws, method_body) in methods {
+            let body_text = reindent(
+                text(method_body, src),
+                indent_at(src, method_body.start_byte()),
+                indent,
+            );
+            let throws = if throws.is_empty() {
+                String::new()
+            } else {
+                format!(" {throws}")
+            };
+            let method = format!("{name}{}{}", which[..1].to_uppercase(), &which[1..]);
+            out.push(format!(
+                "@{annotation}{eol}{indent}{stat}void {method}(){throws} {body_text}"
+            ));
+            self.imports_needed
+                .push(format!("org.junit.jupiter.api.{annotation}"));
+        }
+        self.edits.push(Edit::replace(
+            field.byte_range(),
+            out.join(&format!("{eol}{eol}{indent}")),
+        ));
+        self.remove_import("org.junit.rules.ExternalResource");
+        self.changes
+            .push("ExternalResource rule -> lifecycle methods".into());
         Ok(())
     }
 
