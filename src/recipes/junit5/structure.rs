@@ -76,6 +76,14 @@ fn class_literals(a: Node, src: &str) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// The declaration's annotation with this simple name.
+fn annotated_with<'t>(decl: Node<'t>, name: &str, src: &str) -> Option<Node<'t>> {
+    modifiers_of(decl)?.children(&mut decl.walk()).find(|a| {
+        matches!(a.kind(), "marker_annotation" | "annotation")
+            && simple(annotation_name(*a, src)) == name
+    })
+}
+
 /// `block` (whose lines after the first sit under `from`) moved to sit under `to`.
 fn reindent(block: &str, from: &str, to: &str) -> String {
     let mut lines = block.split('\n');
@@ -364,23 +372,14 @@ impl Structure {
         let class_name = field_text(class, "name", src);
         let mut c = body.walk();
         let members: Vec<Node> = body.named_children(&mut c).collect();
-        let annotated = |m: &Node, name: &str| {
-            modifiers_of(*m).is_some_and(|mods| {
-                annotations(mods)
-                    .iter()
-                    .any(|a| simple(annotation_name(*a, src)) == name)
-            })
-        };
+        let annotated = |m: &Node, name: &str| annotated_with(*m, name, src).is_some();
         let source = members
             .iter()
             .find(|m| m.kind() == "method_declaration" && annotated(m, "Parameters"))
             .ok_or("Parameterized class without a @Parameters method")?;
         let source_name = field_text(*source, "name", src).to_string();
-        let parameters = modifiers_of(*source)
-            .into_iter()
-            .flat_map(annotations)
-            .find(|a| simple(annotation_name(*a, src)) == "Parameters")
-            .ok_or("@Parameters annotation not found")?;
+        let parameters =
+            annotated_with(*source, "Parameters", src).ok_or("@Parameters annotation not found")?;
         self.take(parameters);
         self.edits.push(removal(src, parameters));
         let name_arg = parameters
@@ -395,11 +394,7 @@ impl Structure {
             .iter()
             .filter(|m| m.kind() == "field_declaration" && annotated(m, "Parameter"))
             .map(|f| {
-                let a = modifiers_of(*f)
-                    .into_iter()
-                    .flat_map(annotations)
-                    .find(|a| simple(annotation_name(*a, src)) == "Parameter")
-                    .expect("filtered on it");
+                let a = annotated_with(*f, "Parameter", src).expect("filtered on it");
                 let index = a
                     .child_by_field_name("arguments")
                     .map(|x| {
@@ -516,11 +511,7 @@ impl Structure {
         }
         let eol = line_ending(src);
         for m in members.iter().filter(|m| m.kind() == "method_declaration") {
-            let Some(test) = modifiers_of(*m)
-                .into_iter()
-                .flat_map(annotations)
-                .find(|a| simple(annotation_name(*a, src)) == "Test")
-            else {
+            let Some(test) = annotated_with(*m, "Test", src) else {
                 continue;
             };
             if test.kind() != "marker_annotation" {
