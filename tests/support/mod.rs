@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod fake_github;
+pub mod fake_llm;
 pub mod payloads;
 
 use std::path::Path;

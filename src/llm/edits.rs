@@ -1,0 +1,230 @@
+//! The structured answer a model must give: search/replace blocks per file.
+//!
+//! ```text
+//! FILE: src/main/java/com/acme/A.java
+//! <<<<<<< SEARCH
+//! old lines
+//! =======
+//! new lines
+//! >>>>>>> REPLACE
+//! ```
+//!
+//! Blocks are validated before anything is written: the path stays inside the project,
+//! each search text occurs exactly once, a Java file still parses, and a test file keeps
+//! at least as many test methods and assertions as it had (a fix may not weaken tests).
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::analyze::java;
+use crate::java_syntax;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub path: PathBuf,
+    pub search: String,
+    pub replace: String,
+}
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Rejected {
+    #[error("answer has no edit blocks")]
+    Empty,
+    #[error("malformed edit block at line {line}: {why}")]
+    Malformed { line: usize, why: String },
+    #[error("{0}: path leaves the project")]
+    Path(PathBuf),
+    #[error("{path}: cannot read it")]
+    Unreadable { path: PathBuf },
+    #[error("{path}: search text found {found} times (must be exactly once)")]
+    NotUnique { path: PathBuf, found: usize },
+    #[error("{path}: the edited file does not parse")]
+    Unparseable { path: PathBuf },
+    #[error("{path}: weakens tests ({what} {before} -> {after})")]
+    WeakensTests {
+        path: PathBuf,
+        what: &'static str,
+        before: usize,
+        after: usize,
+    },
+}
+
+pub fn parse(answer: &str) -> Result<Vec<Block>, Rejected> {
+    let mut blocks = Vec::new();
+    let mut lines = answer.lines().enumerate().peekable();
+    let mut path: Option<PathBuf> = None;
+    while let Some((i, line)) = lines.next() {
+        if let Some(p) = line.strip_prefix("FILE:") {
+            path = Some(PathBuf::from(p.trim()));
+            continue;
+        }
+        if line.trim_end() != "<<<<<<< SEARCH" {
+            continue;
+        }
+        let path = path.clone().ok_or(Rejected::Malformed {
+            line: i + 1,
+            why: "SEARCH before any FILE: line".into(),
+        })?;
+        let mut search = Vec::new();
+        let mut replace = Vec::new();
+        let mut in_replace = false;
+        let mut closed = false;
+        for (_, l) in lines.by_ref() {
+            match l.trim_end() {
+                "=======" if !in_replace => in_replace = true,
+                ">>>>>>> REPLACE" if in_replace => {
+                    closed = true;
+                    break;
+                }
+                _ if in_replace => replace.push(l),
+                _ => search.push(l),
+            }
+        }
+        if !closed {
+            return Err(Rejected::Malformed {
+                line: i + 1,
+                why: "block not closed by >>>>>>> REPLACE".into(),
+            });
+        }
+        blocks.push(Block {
+            path,
+            search: join(&search),
+            replace: join(&replace),
+        });
+    }
+    if blocks.is_empty() {
+        return Err(Rejected::Empty);
+    }
+    Ok(blocks)
+}
+
+fn join(lines: &[&str]) -> String {
+    lines.iter().map(|l| format!("{l}\n")).collect()
+}
+
+fn inside_project(p: &Path) -> bool {
+    !p.as_os_str().is_empty()
+        && p.components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
+static ASSERTION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(assert\w*|fail|verify\w*|expect\w*)\s*\(").expect("valid"));
+
+/// Applies the blocks to the files `read` returns; the new texts, or why not.
+pub fn apply(
+    blocks: &[Block],
+    read: impl Fn(&Path) -> Option<String>,
+) -> Result<BTreeMap<PathBuf, String>, Rejected> {
+    let mut files: BTreeMap<PathBuf, (String, String)> = BTreeMap::new();
+    for b in blocks {
+        if !inside_project(&b.path) {
+            return Err(Rejected::Path(b.path.clone()));
+        }
+        if !files.contains_key(&b.path) {
+            let text = read(&b.path).ok_or(Rejected::Unreadable {
+                path: b.path.clone(),
+            })?;
+            files.insert(b.path.clone(), (text.clone(), text));
+        }
+        let current = &mut files.get_mut(&b.path).expect("inserted").1;
+        let found = current.matches(b.search.as_str()).count();
+        if found != 1 || b.search.is_empty() {
+            return Err(Rejected::NotUnique {
+                path: b.path.clone(),
+                found,
+            });
+        }
+        *current = current.replacen(b.search.as_str(), &b.replace, 1);
+    }
+    for (path, (before, after)) in &files {
+        if path.extension().is_none_or(|e| e != "java") {
+            continue;
+        }
+        if java_syntax::parse(after).is_none_or(|p| p.syntax_error.is_some()) {
+            return Err(Rejected::Unparseable { path: path.clone() });
+        }
+        let tests = |t: &str| java::analyze(path.clone(), t).tests.len();
+        let asserts = |t: &str| ASSERTION.find_iter(t).count();
+        for (what, b, a) in [
+            ("test methods", tests(before), tests(after)),
+            ("assertions", asserts(before), asserts(after)),
+        ] {
+            if a < b {
+                return Err(Rejected::WeakensTests {
+                    path: path.clone(),
+                    what,
+                    before: b,
+                    after: a,
+                });
+            }
+        }
+    }
+    Ok(files
+        .into_iter()
+        .map(|(p, (_, after))| (p, after))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEST: &str = "import org.junit.jupiter.api.Test;\nclass ATest {\n    @Test\n    void a() {\n        assertEquals(1, one());\n    }\n    @Test\n    void b() {\n        assertTrue(ok());\n    }\n}\n";
+
+    fn read(p: &Path) -> Option<String> {
+        (p == Path::new("src/test/java/ATest.java")).then(|| TEST.to_string())
+    }
+
+    #[test]
+    fn applies_a_clean_fix() {
+        let answer = "Here is the fix.\nFILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n        assertEquals(1, one());\n=======\n        assertEquals(1L, one());\n>>>>>>> REPLACE\n";
+        let out = apply(&parse(answer).unwrap(), read).unwrap();
+        assert!(out[Path::new("src/test/java/ATest.java")].contains("assertEquals(1L, one());"));
+    }
+
+    #[test]
+    fn refuses_a_fix_that_deletes_a_test_or_an_assertion() {
+        let delete_test = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n    @Test\n    void b() {\n        assertTrue(ok());\n    }\n=======\n>>>>>>> REPLACE\n";
+        assert!(matches!(
+            apply(&parse(delete_test).unwrap(), read),
+            Err(Rejected::WeakensTests {
+                what: "test methods",
+                before: 2,
+                after: 1,
+                ..
+            })
+        ));
+        let drop_assert = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n        assertTrue(ok());\n=======\n        ok();\n>>>>>>> REPLACE\n";
+        assert!(matches!(
+            apply(&parse(drop_assert).unwrap(), read),
+            Err(Rejected::WeakensTests {
+                what: "assertions",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn refuses_paths_outside_ambiguous_search_and_broken_java() {
+        let outside = "FILE: ../etc/passwd\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n";
+        assert!(matches!(
+            apply(&parse(outside).unwrap(), read),
+            Err(Rejected::Path(_))
+        ));
+        let twice = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n    @Test\n=======\n    @Test\n>>>>>>> REPLACE\n";
+        assert!(matches!(
+            apply(&parse(twice).unwrap(), read),
+            Err(Rejected::NotUnique { found: 2, .. })
+        ));
+        let broken = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n        assertTrue(ok());\n=======\n        assertTrue(ok();\n>>>>>>> REPLACE\n";
+        assert!(matches!(
+            apply(&parse(broken).unwrap(), read),
+            Err(Rejected::Unparseable { .. })
+        ));
+        assert_eq!(parse("no blocks here"), Err(Rejected::Empty));
+    }
+}
