@@ -11,6 +11,7 @@ pub mod edit;
 pub mod github;
 pub mod java_syntax;
 pub mod journal;
+pub mod knowledge;
 pub mod llm;
 pub mod metrics;
 pub mod pipeline;

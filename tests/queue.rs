@@ -9,30 +9,9 @@ use serde_json::json;
 use uplift::store::Store;
 use uplift::store::jobs::{Enqueued, FinalState, JobKind, Lease, NewJob};
 
+mod support;
+
 const LONG: Duration = Duration::from_secs(60);
-
-async fn sqlite() -> (Store, tempfile::TempDir) {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&dir.path().join("q.db")).await.unwrap();
-    (store, dir)
-}
-
-async fn postgres() -> Store {
-    let base = std::env::var("UPLIFT_TEST_DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into());
-    let schema = format!("uplift_test_{}", uuid::Uuid::new_v4().simple());
-    let admin = sqlx::PgPool::connect(&base)
-        .await
-        .expect("PostgreSQL at 127.0.0.1:5432");
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
-        .execute(&admin)
-        .await
-        .unwrap();
-    let sep = if base.contains('?') { '&' } else { '?' };
-    Store::connect(&format!("{base}{sep}options=-c%20search_path%3D{schema}"))
-        .await
-        .unwrap()
-}
 
 fn migrate(repo: &str, key: &str, installation: i64) -> NewJob {
     NewJob {
@@ -266,24 +245,6 @@ async fn concurrent_claims_are_exclusive(store: Store) {
     let unique: HashSet<_> = all.iter().collect();
     assert_eq!(all.len(), 30);
     assert_eq!(unique.len(), 30);
-}
-
-macro_rules! on_both_backends {
-    ($($name:ident),*) => {
-        mod on_sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-            async fn $name() {
-                let (store, _dir) = super::sqlite().await;
-                super::$name(store).await;
-            })*
-        }
-        mod on_postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-            async fn $name() {
-                super::$name(super::postgres().await).await;
-            })*
-        }
-    };
 }
 
 on_both_backends!(

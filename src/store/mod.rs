@@ -4,6 +4,7 @@
 
 pub mod app;
 pub mod jobs;
+pub mod knowledge;
 
 use std::path::{Path, PathBuf};
 

@@ -21,3 +21,51 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A migrated store in a temporary SQLite file.
+pub async fn sqlite_store() -> (uplift::store::Store, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = uplift::store::Store::open(&dir.path().join("q.db"))
+        .await
+        .unwrap();
+    (store, dir)
+}
+
+/// A migrated store in a fresh schema of the real PostgreSQL
+/// (`UPLIFT_TEST_DATABASE_URL`, default postgres://root@127.0.0.1:5432/test).
+pub async fn postgres_store() -> uplift::store::Store {
+    let base = std::env::var("UPLIFT_TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into());
+    let schema = format!("uplift_test_{}", uuid::Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&base)
+        .await
+        .expect("PostgreSQL at 127.0.0.1:5432");
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
+        .execute(&admin)
+        .await
+        .unwrap();
+    let sep = if base.contains('?') { '&' } else { '?' };
+    uplift::store::Store::connect(&format!("{base}{sep}options=-c%20search_path%3D{schema}"))
+        .await
+        .unwrap()
+}
+
+/// Runs each named `async fn(Store)` once on SQLite and once on PostgreSQL.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),*) => {
+        mod on_sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                let (store, _dir) = super::support::sqlite_store().await;
+                super::$name(store).await;
+            })*
+        }
+        mod on_postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+            async fn $name() {
+                super::$name(super::support::postgres_store().await).await;
+            })*
+        }
+    };
+}

@@ -1,0 +1,89 @@
+//! The knowledge store on SQLite and PostgreSQL, and retrieval over what it holds.
+
+use uplift::knowledge::bm25::Index;
+use uplift::knowledge::signature::normalize;
+use uplift::store::Store;
+use uplift::store::knowledge::{ExampleEvent, NewExample};
+
+mod support;
+
+async fn examples_are_deposited_once_and_keep_their_standing(store: Store) {
+    let signature = normalize(
+        "[ERROR] /w/src/main/java/a/Order.java:[14,8] cannot find symbol\n  symbol:   class Generated",
+    );
+    let fix = NewExample {
+        signature: &signature,
+        features: "java8 maven boot2.7",
+        diff: "-import javax.annotation.Generated;\n+import jakarta.annotation.Generated;\n",
+        origin: "run:1",
+    };
+    let id = store.deposit_example(&fix).await.unwrap();
+    let again = store
+        .deposit_example(&NewExample {
+            origin: "run:2",
+            ..fix.clone()
+        })
+        .await
+        .unwrap();
+    assert_eq!(id, again, "same signature and diff is one example");
+    store
+        .example_event(&id, ExampleEvent::Merged)
+        .await
+        .unwrap();
+    let other = store
+        .deposit_example(&NewExample {
+            signature: "package org.junit does not exist",
+            features: "java11 maven",
+            diff: "+<artifactId>junit-jupiter</artifactId>",
+            origin: "pr:acme/shop#3",
+        })
+        .await
+        .unwrap();
+    store
+        .example_event(&other, ExampleEvent::Declined)
+        .await
+        .unwrap();
+    let all = store.examples().await.unwrap();
+    assert_eq!(all.len(), 2);
+    let first = all.iter().find(|e| e.id == id).unwrap();
+    assert_eq!(
+        (first.validated, first.merged, first.origin.as_str()),
+        (2, 1, "run:1")
+    );
+    let declined = all.iter().find(|e| e.id == other).unwrap();
+    assert!(first.standing() > declined.standing());
+
+    // The same error from another project finds the first example.
+    let query = normalize(
+        "[ERROR] /tmp/b/src/main/java/x/Invoice.java:[3,1] cannot find symbol\n  symbol:   class Generated",
+    );
+    let docs: Vec<String> = all
+        .iter()
+        .map(|e| format!("{} {}", e.signature, e.features))
+        .collect();
+    let index = Index::new(docs.iter().map(String::as_str));
+    let hits = index.search(&query, 5);
+    assert_eq!(all[hits[0].0].id, id);
+
+    store
+        .recipe_succeeded("java8 maven", "junit4-to-jupiter")
+        .await
+        .unwrap();
+    store
+        .recipe_succeeded("java8 maven", "junit4-to-jupiter")
+        .await
+        .unwrap();
+    store
+        .recipe_succeeded("java8 maven", "java-level")
+        .await
+        .unwrap();
+    assert_eq!(
+        store.recipes_for("java8 maven").await.unwrap(),
+        vec![
+            ("junit4-to-jupiter".to_string(), 2),
+            ("java-level".to_string(), 1)
+        ]
+    );
+}
+
+on_both_backends!(examples_are_deposited_once_and_keep_their_standing);
