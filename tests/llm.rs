@@ -8,6 +8,7 @@ use serde_json::json;
 use support::fake_llm::{FakeLlm, Recorded};
 use uplift::llm::budget::{Budget, BudgetStop};
 use uplift::llm::pricing::PriceTable;
+use uplift::llm::search::{self, Cache, Tavily};
 use uplift::llm::{
     AnyProvider, ApiKind, CallError, ChatRequest, LlmError, LlmSettings, Provider, metered,
 };
@@ -159,4 +160,39 @@ async fn an_exhausted_budget_stops_the_call_before_anything_is_sent() {
         Err(CallError::Budget(BudgetStop::Calls { limit: 0 }))
     );
     assert!(fake.received().is_empty());
+}
+
+#[tokio::test]
+async fn search_queries_are_cached_by_their_words_and_results_capped() {
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    fake.push(Recorded::ok(json!({
+        "query": "q",
+        "results": [{"title": "Jakarta move", "url": "https://example.org/a", "content": "x".repeat(20_000), "score": 0.9}]
+    })));
+    let client = uplift::llm::http::Client::new(
+        &base,
+        uplift::settings::Secret::new("tvly-test"),
+        Duration::from_secs(5),
+        0,
+    )
+    .unwrap();
+    let tavily = Tavily::new(client, 3);
+    let mut cache = Cache::default();
+    let q = search::query(
+        "[ERROR] A.java:[3,1] package javax.servlet does not exist",
+        Some(17),
+        None,
+    );
+    let first = cache.search(&tavily, &q).await.unwrap();
+    let reordered: String = q.split(' ').rev().collect::<Vec<_>>().join(" ");
+    let second = cache.search(&tavily, &reordered).await.unwrap();
+    assert_eq!(first, second);
+    assert_eq!((cache.hits, cache.misses), (1, 1));
+    assert!(first[0].content.len() <= search::MAX_RESULT_BYTES);
+    let got = fake.received();
+    assert_eq!(got.len(), 1, "the second query came from the cache");
+    assert_eq!(got[0].path, "/search");
+    assert_eq!(got[0].headers["authorization"], "Bearer tvly-test");
+    assert_eq!(got[0].body["query"], q.as_str());
 }

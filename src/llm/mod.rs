@@ -11,6 +11,7 @@ pub mod http;
 pub mod openai;
 pub mod pricing;
 pub mod prompt;
+pub mod search;
 
 use std::time::Duration;
 

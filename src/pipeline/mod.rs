@@ -1,8 +1,10 @@
 //! One migration run: the router picks each step, each step appends a typed journal entry.
 
 pub mod execute;
+pub mod failure;
 pub mod plan;
 pub mod router;
+pub mod stuck;
 pub mod validate;
 
 use std::path::PathBuf;

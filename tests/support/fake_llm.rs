@@ -1,6 +1,7 @@
-//! A fake LLM provider over HTTP on 127.0.0.1: it answers both OpenAI's
-//! `/v1/chat/completions` and Anthropic's `/v1/messages` with recorded responses, in order,
-//! and records every request it receives (path, headers, JSON body) for the assertions.
+//! A fake LLM provider and search API over HTTP on 127.0.0.1: it answers OpenAI's
+//! `/v1/chat/completions`, Anthropic's `/v1/messages` and a Tavily-style `/search` with
+//! recorded responses, in order, and records every request it receives (path, headers,
+//! JSON body) for the assertions.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -53,6 +54,7 @@ impl FakeLlm {
         let app = Router::new()
             .route("/v1/chat/completions", post(answer))
             .route("/v1/messages", post(answer))
+            .route("/search", post(answer))
             .with_state(self.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();

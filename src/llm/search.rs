@@ -1,0 +1,191 @@
+//! Web search for errors the other tiers do not know, behind a provider trait with a
+//! Tavily-compatible HTTP client (`POST {base}/search`). Queries are cleaned of
+//! stack frames, line numbers and Maven markers, enriched with the Java and Spring Boot
+//! versions and "fix", and capped at 300 characters; results are cut at a natural break
+//! to 10 KB; a cache keyed by the sorted lower-case words answers reordered queries.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use serde::Serialize;
+use serde_json::json;
+
+use super::LlmError;
+use super::http::Client;
+
+pub const MAX_QUERY: usize = 300;
+pub const MAX_RESULT_BYTES: usize = 10 * 1024;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hit {
+    pub title: String,
+    pub url: String,
+    pub content: String,
+}
+
+pub trait SearchProvider: Send + Sync {
+    fn search(
+        &self,
+        query: &str,
+    ) -> impl std::future::Future<Output = Result<Vec<Hit>, LlmError>> + Send;
+}
+
+pub struct Tavily {
+    client: Client,
+    max_results: u32,
+}
+
+impl Tavily {
+    pub fn new(client: Client, max_results: u32) -> Self {
+        Self {
+            client,
+            max_results,
+        }
+    }
+}
+
+impl SearchProvider for Tavily {
+    async fn search(&self, query: &str) -> Result<Vec<Hit>, LlmError> {
+        let mut headers = HeaderMap::new();
+        let bearer = HeaderValue::from_str(&format!("Bearer {}", self.client.key.expose()))
+            .map_err(|e| LlmError::Transport(format!("API key: {e}")))?;
+        headers.insert(AUTHORIZATION, bearer);
+        let body =
+            json!({"query": query, "max_results": self.max_results, "search_depth": "basic"});
+        let (answer, _) = self.client.post("/search", headers, &body).await?;
+        let results = answer["results"]
+            .as_array()
+            .ok_or_else(|| LlmError::Malformed("no results array".into()))?;
+        Ok(results
+            .iter()
+            .map(|r| Hit {
+                title: r["title"].as_str().unwrap_or("").to_string(),
+                url: r["url"].as_str().unwrap_or("").to_string(),
+                content: truncate_at_break(r["content"].as_str().unwrap_or(""), MAX_RESULT_BYTES),
+            })
+            .collect())
+    }
+}
+
+static FRAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*at [\w$.<>]+\(.*\)\s*$").expect("valid"));
+static MARKER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\[(?:INFO|ERROR|WARNING)\]").expect("valid"));
+static POSITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:[^\s\[]*/)?([\w$]+\.java)(?::\[\d+,\d+\]|:\d+)?|\b\d+\b").expect("valid")
+});
+static SPACE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s+").expect("valid"));
+
+/// The query for an error: cleaned, enriched, capped at a word boundary.
+pub fn query(error: &str, java: Option<u32>, spring_boot: Option<&str>) -> String {
+    let cleaned: Vec<String> = error
+        .lines()
+        .filter(|l| !FRAME.is_match(l))
+        .map(|l| MARKER.replace_all(l, " ").to_string())
+        .map(|l| POSITION.replace_all(&l, "$1").to_string())
+        .collect();
+    let mut q = SPACE.replace_all(cleaned.join(" ").trim(), " ").to_string();
+    let mut extra = String::new();
+    if let Some(j) = java {
+        extra.push_str(&format!(" Java {j}"));
+    }
+    if let Some(b) = spring_boot {
+        extra.push_str(&format!(" Spring Boot {b}"));
+    }
+    extra.push_str(" fix");
+    let room = MAX_QUERY.saturating_sub(extra.len());
+    if q.len() > room {
+        let mut cut = room;
+        while !q.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let at = q[..cut].rfind(' ').unwrap_or(cut);
+        q.truncate(at);
+    }
+    format!("{q}{extra}")
+}
+
+/// `text` within `cap` bytes, cut after the last paragraph, line or sentence end.
+pub fn truncate_at_break(text: &str, cap: usize) -> String {
+    if text.len() <= cap {
+        return text.to_string();
+    }
+    let mut end = cap;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = &text[..end];
+    let at = ["\n\n", "\n", ". "]
+        .iter()
+        .find_map(|b| head.rfind(b).filter(|i| *i > cap / 2).map(|i| i + b.len()))
+        .unwrap_or(end);
+    text[..at].to_string()
+}
+
+/// Sorted lower-case words: reordered queries share a key.
+pub fn cache_key(query: &str) -> String {
+    let mut words: Vec<String> = query.split_whitespace().map(|w| w.to_lowercase()).collect();
+    words.sort();
+    words.dedup();
+    words.join(" ")
+}
+
+/// Search results by cache key, with hit and miss counts for the journal and metrics.
+#[derive(Debug, Default)]
+pub struct Cache {
+    entries: HashMap<String, Vec<Hit>>,
+    pub hits: u64,
+    pub misses: u64,
+}
+
+impl Cache {
+    pub async fn search<S: SearchProvider>(
+        &mut self,
+        provider: &S,
+        query: &str,
+    ) -> Result<Vec<Hit>, LlmError> {
+        let key = cache_key(query);
+        if let Some(found) = self.entries.get(&key) {
+            self.hits += 1;
+            return Ok(found.clone());
+        }
+        self.misses += 1;
+        let hits = provider.search(query).await?;
+        self.entries.insert(key, hits.clone());
+        Ok(hits)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn queries_are_cleaned_enriched_and_capped() {
+        let err = "[ERROR] /w/src/main/java/a/Order.java:[14,8] cannot find symbol\n  symbol: class Generated\n\tat com.x.Y.z(Y.java:12)";
+        assert_eq!(
+            query(err, Some(17), Some("3.3.5")),
+            "Order.java cannot find symbol symbol: class Generated Java 17 Spring Boot 3.3.5 fix"
+        );
+        let long = "word ".repeat(200);
+        let q = query(&long, Some(21), None);
+        assert!(
+            q.len() <= MAX_QUERY && q.ends_with(" Java 21 fix"),
+            "{}",
+            q.len()
+        );
+    }
+
+    #[test]
+    fn results_are_cut_at_a_natural_break() {
+        let text = format!("{}\n\n{}", "a".repeat(8000), "b".repeat(8000));
+        let cut = truncate_at_break(&text, MAX_RESULT_BYTES);
+        assert_eq!(cut.len(), 8002);
+        assert_eq!(
+            cache_key("Fix cannot find symbol"),
+            cache_key("symbol cannot FIX find")
+        );
+    }
+}
