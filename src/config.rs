@@ -25,6 +25,12 @@ pub struct Config {
     /// Move Spring Boot to this major line (only 3); unset keeps the project's Boot line.
     pub spring_boot: Option<u32>,
     pub recipes: RecipeSettings,
+    /// The LLM tier; without it a red validation ends the run (no fix loop).
+    pub llm: Option<crate::llm::LlmSettings>,
+    /// US dollars per million tokens, by model.
+    pub prices: crate::llm::pricing::PriceTable,
+    /// Retrieval plan thresholds.
+    pub retrieval: crate::knowledge::plan::Thresholds,
 }
 
 /// Which recipes run, and where a repository's own recipes live.
@@ -63,6 +69,9 @@ impl Default for Config {
             catalog: Catalog::default(),
             spring_boot: None,
             recipes: RecipeSettings::default(),
+            llm: None,
+            prices: Default::default(),
+            retrieval: Default::default(),
         }
     }
 }

@@ -12,6 +12,52 @@ use serde::{Deserialize, Serialize};
 use crate::analyze::Inventory;
 use crate::build::maven::BuildRun;
 use crate::build::reports::TestResults;
+use crate::llm::Usage;
+use crate::pipeline::failure::{Failure, FailureKind};
+
+/// One fix-loop attempt as the journal keeps it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct FixAttempt {
+    pub attempt: u32,
+    pub failure: Failure,
+    /// `retrieval` (a solved example applied as is), `retrieval+llm` (the example as a
+    /// few-shot) or `llm`.
+    pub tier: String,
+    pub retrieval: Option<RetrievalRecord>,
+    pub prompt_chars: usize,
+    pub model: Option<String>,
+    pub usage: Option<Usage>,
+    pub result: FixResult,
+}
+
+/// What retrieval chose and found.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RetrievalRecord {
+    pub query_plan_selected: String,
+    pub query_plan_rule: String,
+    pub query_plan_downgraded: Option<String>,
+    pub query_plan_downgrade_reason: Option<String>,
+    pub query_plan_budget_used: f64,
+    pub candidates: usize,
+    /// The example used, with its lexical confidence.
+    pub example: Option<(String, f64)>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum FixResult {
+    Applied {
+        files: Vec<PathBuf>,
+        diff: String,
+    },
+    Rejected {
+        reason: String,
+    },
+    /// The provider or the budget said no.
+    NoAnswer {
+        reason: String,
+    },
+}
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
@@ -22,6 +68,7 @@ pub enum Stage {
     Execute,
     Write,
     Validate,
+    Fix,
     Classify,
 }
 
@@ -81,6 +128,13 @@ pub enum StepResult {
         error: String,
     },
     Validated(Box<Validation>),
+    /// A retry never re-reads retrieval: it carries the last failure instead.
+    RagSkippedOnRetry {
+        attempt: u32,
+        last_failure_kind: FailureKind,
+    },
+    /// One pass of the fix loop: the failure, the tier that answered, and what came of it.
+    Fixed(Box<FixAttempt>),
     /// A budget (wall time, build time) ran out; the run stops here.
     LimitReached {
         limit: String,
@@ -254,13 +308,33 @@ impl Journal {
         })
     }
     /// The files the run wrote to disk (None for a dry run or a failed write).
-    pub fn written_files(&self) -> Option<&[PathBuf]> {
-        self.entries.iter().find_map(|e| match &e.result {
+    /// Files the run changed on disk: the recipe tier's, then any the fix loop added.
+    pub fn written_files(&self) -> Option<Vec<PathBuf>> {
+        let mut files: Vec<PathBuf> = self.entries.iter().find_map(|e| match &e.result {
             StepResult::Written {
                 files,
                 dry_run: false,
                 ..
-            } => Some(files.as_slice()),
+            } => Some(files.clone()),
+            _ => None,
+        })?;
+        for e in &self.entries {
+            if let StepResult::Fixed(f) = &e.result
+                && let FixResult::Applied { files: more, .. } = &f.result
+            {
+                for m in more {
+                    if !files.contains(m) {
+                        files.push(m.clone());
+                    }
+                }
+            }
+        }
+        Some(files)
+    }
+
+    pub fn fix_attempts(&self) -> impl Iterator<Item = &FixAttempt> {
+        self.entries.iter().filter_map(|e| match &e.result {
+            StepResult::Fixed(f) => Some(f.as_ref()),
             _ => None,
         })
     }
@@ -270,8 +344,9 @@ impl Journal {
             _ => None,
         })
     }
+    /// The latest validation (the fix loop may validate more than once).
     pub fn validation(&self) -> Option<&Validation> {
-        self.entries.iter().find_map(|e| match &e.result {
+        self.entries.iter().rev().find_map(|e| match &e.result {
             StepResult::Validated(v) => Some(v.as_ref()),
             _ => None,
         })

@@ -1,6 +1,6 @@
 //! Error signatures: a compiler or test error with what varies between projects removed
-//! (paths, line and column numbers, Maven's markers), so the same mistake in two
-//! repositories gets the same signature.
+//! (file paths and names, line and column numbers, Maven's markers), so the same mistake
+//! in two repositories gets the same signature. Where it happened is not what it is.
 
 use std::sync::LazyLock;
 
@@ -26,7 +26,7 @@ pub fn normalize(error: &str) -> String {
         .filter(|l| !l.trim().is_empty())
         .take(3)
         .map(|l| {
-            let l = PATH_POSITION.replace_all(&l, "$1");
+            let l = PATH_POSITION.replace_all(&l, "");
             let l = NUMBER.replace_all(&l, "N");
             SPACE.replace_all(l.trim(), " ").to_string()
         })
@@ -45,7 +45,7 @@ mod tests {
         assert_eq!(normalize(a), normalize(b));
         assert_eq!(
             normalize(a),
-            "Order.java cannot find symbol | symbol: class Generated | location: package javax.annotation"
+            "cannot find symbol | symbol: class Generated | location: package javax.annotation"
         );
     }
 

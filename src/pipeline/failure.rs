@@ -2,12 +2,12 @@
 //! reports, so the fix loop knows which gate failed and what to show the next tier.
 //! Each failure carries its normalized signature for retrieval and the error history.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::build::maven::BuildRun;
 use crate::knowledge::signature::normalize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureKind {
     /// The pom or dependency resolution (nothing compiled).
@@ -20,7 +20,7 @@ pub enum FailureKind {
     Environment,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Failure {
     pub kind: FailureKind,
     /// The error lines that matter, redacted already by the runner.
@@ -133,7 +133,7 @@ mod tests {
             c.location.as_deref(),
             Some("/w/src/main/java/a/A.java:[3,8]")
         );
-        assert_eq!(c.signature, "A.java cannot find symbol");
+        assert_eq!(c.signature, "cannot find symbol");
         let p = classify(
             &run(1, &["[ERROR] Failed to execute goal on project x: Could not resolve dependencies for project"]),
             &[],

@@ -2,6 +2,7 @@
 
 pub mod execute;
 pub mod failure;
+mod fix;
 pub mod plan;
 pub mod router;
 pub mod stuck;
@@ -19,6 +20,8 @@ use crate::journal::outcome::classify;
 use crate::journal::{
     Analysis, BuildOutcome, Category, Entry, Journal, ModuleSummary, Stage, StepResult, TaskStatus,
 };
+use crate::llm::AnyProvider;
+use crate::llm::budget::Budget;
 use crate::progress::Observer;
 use crate::recipes::overlay::Overlay;
 use crate::recipes::registry::Registry;
@@ -49,6 +52,10 @@ pub async fn run<O: Observer>(
             &json!({"build": opts.build, "dry_run": opts.dry_run, "config": opts.config}),
         )
         .await?;
+    let llm = match &opts.config.llm {
+        Some(settings) => Some(AnyProvider::from_settings(settings)?),
+        None => None,
+    };
     let mut run = Run {
         opts,
         store,
@@ -59,6 +66,7 @@ pub async fn run<O: Observer>(
         state: State {
             build_enabled: opts.build,
             dry_run: opts.dry_run,
+            fix_enabled: opts.config.llm.is_some(),
             ..Default::default()
         },
         fingerprint: None,
@@ -66,6 +74,14 @@ pub async fn run<O: Observer>(
         overlay: None,
         jdks: jdk::discover(&opts.config.jdks),
         started: Instant::now(),
+        llm,
+        budget: Budget::new(
+            opts.config.budgets.max_llm_calls,
+            opts.config.budgets.max_cost_usd,
+            Duration::from_secs(opts.config.budgets.max_wall_secs),
+        ),
+        fix: fix::FixLoop::default(),
+        pending_cost: 0.0,
     };
     loop {
         run.state.out_of_time =
@@ -89,6 +105,11 @@ pub async fn run<O: Observer>(
                 }
             }
             Step::Validate => run.validate(rule).await?,
+            Step::Fix => {
+                if run.fix(rule).await? {
+                    progress.written(&run.journal).await?;
+                }
+            }
             Step::SkipValidation => {
                 run.state.validated = true;
                 let why = if opts.dry_run {
@@ -150,6 +171,7 @@ fn step_name(step: Step) -> &'static str {
         Step::Execute => "execute",
         Step::Write => "write",
         Step::Validate | Step::SkipValidation => "validate",
+        Step::Fix => "fix",
         Step::StopOnLimit | Step::Classify | Step::Done => "classify",
     }
 }
@@ -165,6 +187,12 @@ struct Run<'a> {
     overlay: Option<Overlay>,
     jdks: Vec<jdk::Jdk>,
     started: Instant,
+    /// The LLM tier, when configured.
+    llm: Option<AnyProvider>,
+    budget: Budget,
+    fix: fix::FixLoop,
+    /// Cost of the LLM call the next journal entry records.
+    pending_cost: f64,
 }
 
 impl Run<'_> {
@@ -190,7 +218,7 @@ impl Run<'_> {
             result,
             category,
             duration_ms: started.elapsed().as_millis() as u64,
-            cost_usd: 0.0,
+            cost_usd: std::mem::take(&mut self.pending_cost),
         };
         self.store.append(&self.journal.run_id, &entry).await?;
         self.journal.entries.push(entry);
@@ -579,7 +607,12 @@ impl Run<'_> {
             classfile::major_for_release(target),
         );
         self.state.baseline_timed_out |= validation.build.timed_out();
-        let category = if validation.invariant() && validation.build.compiled() {
+        let green = validation.invariant() && validation.build.compiled();
+        self.state.validation_red = !green;
+        if green {
+            self.deposit_fix().await?;
+        }
+        let category = if green {
             Category::Success
         } else {
             Category::Error

@@ -11,6 +11,7 @@ pub enum Step {
     Write,
     Validate,
     SkipValidation,
+    Fix,
     StopOnLimit,
     Classify,
     Done,
@@ -32,6 +33,13 @@ pub struct State {
     pub written: bool,
     pub write_failed: bool,
     pub validated: bool,
+    /// The latest validation is red (build or invariance).
+    pub validation_red: bool,
+    /// An LLM is configured, so a red validation goes to the fix loop.
+    pub fix_enabled: bool,
+    pub fix_attempts: u32,
+    /// The fix loop has nothing more to try (stuck, escalated, unfixable failure).
+    pub fix_done: bool,
     pub limit_reached: bool,
     pub out_of_time: bool,
     pub classified: bool,
@@ -101,8 +109,14 @@ pub fn next(s: &State) -> (Step, &'static str) {
             )
         };
     }
+    if s.validation_red && s.fix_enabled && !s.fix_done && s.fix_attempts < MAX_FIX_ATTEMPTS {
+        return (Step::Fix, "R8d:validation red, next fix-loop attempt");
+    }
     (Step::Classify, "R9:validated, classify")
 }
+
+/// Attempts per failing gate before the run ends as it stands.
+pub const MAX_FIX_ATTEMPTS: u32 = 3;
 
 #[cfg(test)]
 mod tests {
@@ -174,5 +188,36 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(next(&s).0, Step::SkipValidation);
+    }
+
+    #[test]
+    fn a_red_validation_goes_to_the_fix_loop_at_most_three_times() {
+        let mut s = State {
+            analyzed: true,
+            baseline_done: true,
+            planned: true,
+            written: true,
+            validated: true,
+            validation_red: true,
+            build_enabled: true,
+            ..Default::default()
+        };
+        assert_eq!(next(&s).0, Step::Classify, "no LLM configured");
+        s.fix_enabled = true;
+        for attempt in 0..MAX_FIX_ATTEMPTS {
+            s.fix_attempts = attempt;
+            assert_eq!(
+                next(&s),
+                (Step::Fix, "R8d:validation red, next fix-loop attempt")
+            );
+        }
+        s.fix_attempts = MAX_FIX_ATTEMPTS;
+        assert_eq!(next(&s).0, Step::Classify);
+        s.fix_attempts = 1;
+        s.fix_done = true;
+        assert_eq!(next(&s).0, Step::Classify, "stuck or unfixable");
+        s.fix_done = false;
+        s.validation_red = false;
+        assert_eq!(next(&s).0, Step::Classify, "green after a fix");
     }
 }

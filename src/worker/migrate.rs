@@ -111,6 +111,7 @@ impl Publisher {
         let author = Author::for_app(&self.run.slug);
         let message = commit_message(journal, self.run.target);
         let files = journal.written_files().unwrap_or_default();
+        let files = files.as_slice();
         let repo = git2::Repository::open(workdir)?;
         let Some(commit) = tokio::task::block_in_place(|| {
             workspace::commit_files(&repo, files, &message, &author)

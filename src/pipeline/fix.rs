@@ -1,0 +1,572 @@
+//! The fix loop, one attempt per call: classify the red validation, then the tiers in
+//! order — a solved example applied as is (no LLM), the example as a few-shot for the
+//! LLM, the LLM alone — and write what validates as edits. A retry never re-reads
+//! retrieval: it carries a fenced summary of why the last attempt failed. Signature-based
+//! stuck detection climbs the escalation ladder; budgets stop the run as INCOMPLETE.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde_json::json;
+
+use crate::journal::{Category, FixAttempt, FixResult, RetrievalRecord, Stage, StepResult};
+use crate::knowledge::bm25::Index;
+use crate::knowledge::plan::{self, Query};
+use crate::llm::edits::{self, Block};
+use crate::llm::prompt::{self, DATA_RULE, Data, SourceKind};
+use crate::llm::{CallError, ChatRequest, metered};
+use crate::recipes::overlay::Overlay;
+use crate::store::knowledge::{Example, NewExample};
+
+use super::Run;
+use super::failure::{Failure, FailureKind, classify};
+use super::stuck::{Action, Escalation};
+
+/// Bytes of the last failure a retry carries.
+const PRIOR_FAILURE_CAP: usize = 4 * 1024;
+const FILE_CAP: usize = 24 * 1024;
+const LOG_CAP: usize = 8 * 1024;
+const MAX_TOKENS: u32 = 2048;
+
+/// What the loop remembers between attempts.
+#[derive(Default)]
+pub struct FixLoop {
+    pub stuck: super::stuck::Detector,
+    /// (error signature, edit hash) pairs already tried.
+    pub tried: std::collections::HashSet<(String, u64)>,
+    /// Kind and summary of the last failed attempt, for the next prompt.
+    pub last: Option<(FailureKind, String)>,
+    pub last_signature: Option<String>,
+    pub last_edit_hash: u64,
+    pub guidance: Option<&'static str>,
+    /// (signature, edit blocks) of the last applied fix, deposited once it validates.
+    pub pending_deposit: Option<(String, String)>,
+}
+
+fn hash(text: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+fn blocks_text(blocks: &[Block]) -> String {
+    blocks
+        .iter()
+        .map(|b| {
+            format!(
+                "FILE: {}\n<<<<<<< SEARCH\n{}=======\n{}>>>>>>> REPLACE\n",
+                b.path.display(),
+                b.search,
+                b.replace
+            )
+        })
+        .collect()
+}
+
+impl Run<'_> {
+    /// One attempt; returns true when files were changed on disk.
+    pub(super) async fn fix(&mut self, rule: &str) -> anyhow::Result<bool> {
+        let t = Instant::now();
+        self.state.fix_attempts += 1;
+        let attempt = self.state.fix_attempts;
+        let validation = self.journal.validation().cloned();
+        let failure = validation.as_ref().and_then(|v| {
+            v.build
+                .run
+                .as_ref()
+                .and_then(|r| classify(r, &v.newly_failing))
+        });
+        let Some(failure) = failure.filter(|f| f.kind != FailureKind::Environment) else {
+            self.state.fix_done = true;
+            let reason =
+                "nothing the fix loop can act on (environment failure, or tests lost from source)";
+            return self.no_answer(rule, attempt, None, reason, t).await;
+        };
+        if let Some(escalation) = self.check_stuck(&failure) {
+            match escalation {
+                Escalation::DifferentApproach => {
+                    self.fix.guidance =
+                        Some("Earlier attempts failed the same way: take a different approach.")
+                }
+                Escalation::RewriteSection => {
+                    self.fix.guidance = Some(
+                        "Rewrite the whole failing method or section rather than patching lines.",
+                    )
+                }
+                Escalation::SkipTask | Escalation::Human => {
+                    self.state.fix_done = true;
+                    let reason = format!(
+                        "stuck on {}: escalated to a human ({escalation:?})",
+                        failure.signature
+                    );
+                    return self
+                        .no_answer(rule, attempt, Some(failure), &reason, t)
+                        .await;
+                }
+            }
+        }
+        let files = self.relevant_files(&failure);
+        // Retrieval on the first attempt only; a retry carries the last failure instead.
+        let (retrieval, example) = if attempt == 1 {
+            self.retrieve(&failure).await?
+        } else {
+            let last_kind = self.fix.last.as_ref().map_or(failure.kind, |l| l.0);
+            self.record(
+                Stage::Fix,
+                rule,
+                &format!("attempt {attempt}"),
+                "retry without retrieval",
+                json!({}),
+                StepResult::RagSkippedOnRetry {
+                    attempt,
+                    last_failure_kind: last_kind,
+                },
+                Category::Empty,
+                Instant::now(),
+            )
+            .await?;
+            (None, None)
+        };
+        // A confident solved example whose edits apply to this project needs no LLM.
+        if let Some(ex) = example
+            .as_ref()
+            .filter(|(_, c)| *c >= self.opts.config.retrieval.high_confidence)
+            && let Some(first) = files.first()
+            && let Ok(mut blocks) = edits::parse(&ex.0.diff)
+        {
+            for b in &mut blocks {
+                b.path = first.clone();
+            }
+            if let Ok(out) = edits::apply(&blocks, |p| {
+                std::fs::read_to_string(self.opts.root.join(p)).ok()
+            }) {
+                return self
+                    .write_fix(
+                        rule,
+                        attempt,
+                        failure,
+                        "retrieval",
+                        retrieval,
+                        0,
+                        None,
+                        blocks,
+                        out,
+                        t,
+                    )
+                    .await;
+            }
+        }
+        let Some(provider) = self.llm.as_ref() else {
+            self.state.fix_done = true;
+            return self
+                .no_answer(rule, attempt, Some(failure), "no LLM configured", t)
+                .await;
+        };
+        let user = self.prompt(&failure, &files, example.as_ref().map(|e| &e.0));
+        let request = ChatRequest {
+            system: format!(
+                "{DATA_RULE}\nYou fix Java builds after an automated migration. Answer only with edit blocks."
+            ),
+            user,
+            max_tokens: MAX_TOKENS,
+            temperature: 0.0,
+        };
+        let prompt_chars = request.system.len() + request.user.len();
+        let tier = if example.is_some() {
+            "retrieval+llm"
+        } else {
+            "llm"
+        };
+        let answer = metered(
+            provider,
+            &self.opts.config.prices,
+            &mut self.budget,
+            &request,
+        )
+        .await;
+        let m = match answer {
+            Ok(m) => m,
+            Err(CallError::Budget(stop)) => {
+                self.state.limit_reached = true;
+                return self
+                    .record(
+                        Stage::Fix,
+                        rule,
+                        &format!("attempt {attempt}"),
+                        "LLM budget check",
+                        json!({"spent_usd": self.budget.spent_usd(), "calls": self.budget.calls()}),
+                        StepResult::LimitReached {
+                            limit: format!("LLM budget: {stop}"),
+                        },
+                        Category::Error,
+                        t,
+                    )
+                    .await
+                    .map(|()| false);
+            }
+            Err(CallError::Llm(e)) => {
+                self.fix.last = Some((failure.kind, e.to_string()));
+                return self
+                    .no_answer(rule, attempt, Some(failure), &e.to_string(), t)
+                    .await;
+            }
+        };
+        self.pending_cost = m.cost_usd;
+        let model = Some(m.response.model.clone());
+        let usage = Some(m.response.usage);
+        let checked = edits::parse(&m.response.text).and_then(|blocks| {
+            let key = (failure.signature.clone(), hash(&blocks_text(&blocks)));
+            if self.fix.tried.contains(&key) {
+                return Err(edits::Rejected::Malformed {
+                    line: 0,
+                    why: "the same fix was already tried for this error".into(),
+                });
+            }
+            self.fix.tried.insert(key);
+            self.fix.last_edit_hash = hash(&blocks_text(&blocks));
+            let out = edits::apply(&blocks, |p| {
+                std::fs::read_to_string(self.opts.root.join(p)).ok()
+            })?;
+            Ok((blocks, out))
+        });
+        match checked {
+            Ok((blocks, out)) => {
+                self.write_fix(
+                    rule,
+                    attempt,
+                    failure,
+                    tier,
+                    retrieval,
+                    prompt_chars,
+                    model.zip(usage),
+                    blocks,
+                    out,
+                    t,
+                )
+                .await
+            }
+            Err(rejected) => {
+                let reason = rejected.to_string();
+                self.fix.last = Some((failure.kind, reason.clone()));
+                let attempt_record = FixAttempt {
+                    attempt,
+                    failure,
+                    tier: tier.into(),
+                    retrieval,
+                    prompt_chars,
+                    model,
+                    usage,
+                    result: FixResult::Rejected { reason },
+                };
+                self.record(
+                    Stage::Fix,
+                    rule,
+                    &format!("attempt {attempt}"),
+                    "apply the model's edits",
+                    json!({}),
+                    StepResult::Fixed(Box::new(attempt_record)),
+                    Category::Error,
+                    t,
+                )
+                .await
+                .map(|()| false)
+            }
+        }
+    }
+
+    /// Progress is a new failure signature; the same one again feeds the detector.
+    fn check_stuck(&mut self, failure: &Failure) -> Option<Escalation> {
+        let previous = self.fix.last_signature.replace(failure.signature.clone())?;
+        let progress = previous != failure.signature;
+        let action = Action {
+            kind: "fix".into(),
+            argument_hash: self.fix.last_edit_hash,
+            result: failure.signature.clone(),
+        };
+        self.fix
+            .stuck
+            .record(action, progress)
+            .map(|_| self.fix.stuck.escalate())
+    }
+
+    /// The files the failure points at, relative to the project.
+    fn relevant_files(&self, failure: &Failure) -> Vec<PathBuf> {
+        let root = &self.opts.root;
+        let rel = |p: &str| -> Option<PathBuf> {
+            let path = Path::new(p.split(":[").next().unwrap_or(p));
+            let rel = path.strip_prefix(root).unwrap_or(path).to_path_buf();
+            root.join(&rel).is_file().then_some(rel)
+        };
+        match failure.kind {
+            FailureKind::Compile => failure
+                .errors
+                .iter()
+                .filter_map(|l| l.split_whitespace().find(|w| w.contains(".java:[")))
+                .filter_map(|w| rel(w.trim_start_matches("[ERROR]")))
+                .fold(Vec::new(), |mut acc, p| {
+                    if !acc.contains(&p) {
+                        acc.push(p);
+                    }
+                    acc
+                }),
+            FailureKind::Test => {
+                let classes: Vec<&str> = failure
+                    .errors
+                    .iter()
+                    .filter_map(|t| t.split('#').next())
+                    .filter_map(|c| c.rsplit('.').next())
+                    .collect();
+                self.fingerprint
+                    .as_ref()
+                    .map(|fp| {
+                        fp.java_files()
+                            .filter(|f| {
+                                f.path
+                                    .file_stem()
+                                    .is_some_and(|s| classes.iter().any(|c| s == *c))
+                            })
+                            .map(|f| f.path.clone())
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            }
+            _ => vec![PathBuf::from("pom.xml")],
+        }
+    }
+
+    /// Lexical retrieval over the solved examples, under the plan the selector picks.
+    async fn retrieve(
+        &mut self,
+        failure: &Failure,
+    ) -> anyhow::Result<(Option<RetrievalRecord>, Option<(Example, f64)>)> {
+        let started = Instant::now();
+        let examples = self.store.examples().await?;
+        let docs: Vec<String> = examples
+            .iter()
+            .map(|e| format!("{} {}", e.signature, e.features))
+            .collect();
+        let index = Index::new(docs.iter().map(String::as_str));
+        let query = format!("{} {}", failure.signature, self.features());
+        let intent = plan::intent(&failure.signature);
+        let top = index.search(&query, 1).first().map(|h| h.0);
+        let confidence = top.map_or(0.0, |i| index.confidence(&failure.signature, i));
+        let thresholds = self.opts.config.retrieval;
+        let (selected, rule) = plan::select(
+            &Query {
+                intent,
+                lexical_confidence: confidence,
+                semantic_available: false,
+                override_plan: None,
+            },
+            &thresholds,
+        );
+        let (ran, reason) = plan::executable(selected, false, selected.limits().1, None);
+        let (fanout, budget_ms) = ran.limits();
+        let hits = index.search(&query, fanout);
+        // Equally relevant examples rank by their standing (merged up, declined down).
+        let best = hits
+            .iter()
+            .map(|(i, s)| (*i, s * examples[*i].standing()))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| (examples[i].clone(), index.confidence(&failure.signature, i)))
+            .filter(|(_, c)| *c >= thresholds.low_confidence);
+        let record = RetrievalRecord {
+            query_plan_selected: format!("{selected:?}"),
+            query_plan_rule: rule.into(),
+            query_plan_downgraded: (ran != selected).then(|| format!("{ran:?}")),
+            query_plan_downgrade_reason: reason.map(|r| format!("{r:?}")),
+            query_plan_budget_used: started.elapsed().as_millis() as f64 / budget_ms as f64,
+            candidates: hits.len(),
+            example: best.as_ref().map(|(e, c)| (e.id.clone(), *c)),
+        };
+        Ok((Some(record), best))
+    }
+
+    /// Fingerprint features for the knowledge store: what makes two projects alike.
+    pub(super) fn features(&self) -> String {
+        let fp = self.fingerprint.as_ref();
+        let mut f = vec![format!("target{}", self.opts.config.target)];
+        if let Some(l) = fp.and_then(|f| f.java_level) {
+            f.push(format!("java{l}"));
+        }
+        if let Some(b) = fp.and_then(|f| f.spring_boot.as_deref()) {
+            f.push(format!("boot{}", b.split('.').next().unwrap_or(b)));
+        }
+        f.push(
+            if fp.is_some_and(|f| f.gradle.is_some()) {
+                "gradle"
+            } else {
+                "maven"
+            }
+            .into(),
+        );
+        f.join(" ")
+    }
+
+    /// Compiled fresh from what this attempt knows; every repository or log text fenced.
+    fn prompt(&self, failure: &Failure, files: &[PathBuf], example: Option<&Example>) -> String {
+        let mut instructions = format!(
+            "After migrating to Java {} the build fails ({:?}). Fix the failure with the smallest change.\n\
+             Answer only with edit blocks:\nFILE: <path relative to the project>\n<<<<<<< SEARCH\n<exact lines to replace>\n=======\n<new lines>\n>>>>>>> REPLACE\n\
+             The SEARCH text must match the file exactly once. Never delete, disable or weaken a test or an assertion.",
+            self.opts.config.target, failure.kind
+        );
+        if let Some(g) = self.fix.guidance {
+            instructions.push('\n');
+            instructions.push_str(g);
+        }
+        let log = failure.errors.join("\n");
+        let texts: Vec<(PathBuf, String)> = files
+            .iter()
+            .filter_map(|p| {
+                Some((
+                    p.clone(),
+                    std::fs::read_to_string(self.opts.root.join(p)).ok()?,
+                ))
+            })
+            .collect();
+        let labels: Vec<String> = texts.iter().map(|(p, _)| p.display().to_string()).collect();
+        let mut data = vec![Data {
+            kind: SourceKind::BuildLog,
+            label: "errors",
+            text: &log,
+            cap: LOG_CAP,
+        }];
+        for ((_, text), label) in texts.iter().zip(&labels) {
+            data.push(Data {
+                kind: SourceKind::RepositoryFile,
+                label,
+                text,
+                cap: FILE_CAP,
+            });
+        }
+        if let Some(e) = example {
+            data.push(Data {
+                kind: SourceKind::SolvedExample,
+                label: &e.signature,
+                text: &e.diff,
+                cap: FILE_CAP,
+            });
+        }
+        if let Some((_, summary)) = &self.fix.last {
+            data.push(Data {
+                kind: SourceKind::PriorFailureSummary,
+                label: "why the last attempt failed",
+                text: summary,
+                cap: PRIOR_FAILURE_CAP,
+            });
+        }
+        prompt::compile(&instructions, &data, hash(&self.journal.run_id))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn write_fix(
+        &mut self,
+        rule: &str,
+        attempt: u32,
+        failure: Failure,
+        tier: &str,
+        retrieval: Option<RetrievalRecord>,
+        prompt_chars: usize,
+        model_usage: Option<(String, crate::llm::Usage)>,
+        blocks: Vec<Block>,
+        out: std::collections::BTreeMap<PathBuf, String>,
+        t: Instant,
+    ) -> anyhow::Result<bool> {
+        let mut overlay = Overlay::new(&self.opts.root);
+        for (path, text) in &out {
+            let before = std::fs::read_to_string(self.opts.root.join(path))?;
+            overlay.write(path, before, text.clone());
+        }
+        let diff = overlay.diff();
+        let files = overlay.commit()?;
+        self.fix.last = Some((
+            failure.kind,
+            format!("edits applied, build still red: {}", failure.signature),
+        ));
+        self.fix.pending_deposit = Some((failure.signature.clone(), blocks_text(&blocks)));
+        self.state.validated = false;
+        self.state.validation_red = false;
+        let (model, usage) = model_usage.unzip();
+        let record = FixAttempt {
+            attempt,
+            failure,
+            tier: tier.into(),
+            retrieval,
+            prompt_chars,
+            model,
+            usage,
+            result: FixResult::Applied { files, diff },
+        };
+        self.record(
+            Stage::Fix,
+            rule,
+            &format!("attempt {attempt}"),
+            "apply edits, then validate again",
+            json!({}),
+            StepResult::Fixed(Box::new(record)),
+            Category::Success,
+            t,
+        )
+        .await?;
+        Ok(true)
+    }
+
+    async fn no_answer(
+        &mut self,
+        rule: &str,
+        attempt: u32,
+        failure: Option<Failure>,
+        reason: &str,
+        t: Instant,
+    ) -> anyhow::Result<bool> {
+        let result = match failure {
+            Some(failure) => StepResult::Fixed(Box::new(FixAttempt {
+                attempt,
+                failure,
+                tier: "none".into(),
+                retrieval: None,
+                prompt_chars: 0,
+                model: None,
+                usage: None,
+                result: FixResult::NoAnswer {
+                    reason: reason.into(),
+                },
+            })),
+            None => StepResult::BuildSkipped {
+                reason: reason.into(),
+            },
+        };
+        self.record(
+            Stage::Fix,
+            rule,
+            &format!("attempt {attempt}"),
+            "fix loop",
+            json!({}),
+            result,
+            Category::Empty,
+            t,
+        )
+        .await
+        .map(|()| false)
+    }
+
+    /// After a green validation: the fix that got there becomes a solved example.
+    pub(super) async fn deposit_fix(&mut self) -> anyhow::Result<()> {
+        if let Some((signature, blocks)) = self.fix.pending_deposit.take() {
+            let features = self.features();
+            let origin = format!("run:{}", self.journal.run_id);
+            self.store
+                .deposit_example(&NewExample {
+                    signature: &signature,
+                    features: &features,
+                    diff: &blocks,
+                    origin: &origin,
+                })
+                .await?;
+        }
+        Ok(())
+    }
+}

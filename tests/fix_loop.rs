@@ -1,0 +1,144 @@
+//! The fix loop end to end: the `uplift` binary on a project whose migrated build breaks in
+//! a way no recipe repairs, with real Maven offline and a fake LLM over HTTP. The first
+//! repository is fixed by a recorded LLM answer; the second, with the same error, by the
+//! solved example the first run deposited, with no LLM call.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+use support::copy_dir;
+use support::fake_llm::{FakeLlm, Recorded};
+
+mod support;
+
+const FIX: &str = "FILE: src/main/java/com/example/calc/Twice.java\n<<<<<<< SEARCH\n    public static int twice(int _) { return _ * 2; }\n=======\n    public static int twice(int value) { return value * 2; }\n>>>>>>> REPLACE\n";
+
+fn support_file(f: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/support")
+        .join(f)
+}
+
+/// Copies the fixture, renaming the class when asked (a second, different repository).
+fn project(dir: &Path, class: &str) -> PathBuf {
+    let dest = dir.join(format!("repo-{class}"));
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/underscore-identifier"),
+        &dest,
+    );
+    if class != "Twice" {
+        let pkg = dest.join("src/main/java/com/example/calc");
+        let text = std::fs::read_to_string(pkg.join("Twice.java")).unwrap();
+        std::fs::remove_file(pkg.join("Twice.java")).unwrap();
+        std::fs::write(
+            pkg.join(format!("{class}.java")),
+            text.replace("class Twice", &format!("class {class}")),
+        )
+        .unwrap();
+        let test = dest.join("src/test/java/com/example/calc/TwiceTest.java");
+        let t = std::fs::read_to_string(&test).unwrap();
+        std::fs::write(&test, t.replace("Twice.twice", &format!("{class}.twice"))).unwrap();
+    }
+    dest
+}
+
+async fn migrate(dir: &Path, project: &Path, llm_base: &str) -> (i32, Value, String) {
+    let config = dir.join("uplift.yml");
+    let offline = std::fs::read_to_string(support_file("offline.yml")).unwrap();
+    std::fs::write(
+        &config,
+        format!("{offline}llm:\n  api: openai_compatible\n  base_url: {llm_base}\n  model: gpt-4o-mini\n  api_key_env: UPLIFT_TEST_LLM_KEY\n  max_retries: 0\n"),
+    )
+    .unwrap();
+    let report = project.with_extension("report.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_uplift"));
+    cmd.arg("--db")
+        .arg(dir.join("journal.db"))
+        .arg("migrate")
+        .arg(project);
+    cmd.arg("--config").arg(&config);
+    cmd.arg("--maven-arg=-s");
+    cmd.arg(format!(
+        "--maven-arg={}",
+        support_file("maven-settings-offline.xml").display()
+    ));
+    cmd.arg("--maven-arg=-DforkCount=0");
+    cmd.arg("--report-json").arg(&report);
+    cmd.env("UPLIFT_TEST_LLM_KEY", "sk-fake");
+    let out = tokio::task::spawn_blocking(move || cmd.output().unwrap())
+        .await
+        .unwrap();
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap_or_default())
+        .unwrap_or(Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        report,
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+fn fix_attempts(report: &Value) -> Vec<Value> {
+    report["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["result"]["kind"] == "fixed")
+        .map(|e| e["result"].clone())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_llm_fix_is_validated_then_reused_from_the_knowledge_store_without_the_llm() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    fake.push(Recorded::ok(json!({
+        "id": "chatcmpl-fix", "object": "chat.completion", "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": FIX}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 2400, "completion_tokens": 120, "total_tokens": 2520}
+    })));
+
+    // First repository: recipes raise the level, the build breaks, the LLM fixes it.
+    let first = project(dir.path(), "Twice");
+    let (code, report, stderr) = migrate(dir.path(), &first, &base).await;
+    assert_eq!(code, 0, "{stderr}\n{report}");
+    assert_eq!(report["outcome"], "SUCCESS");
+    let attempts = fix_attempts(&report);
+    assert_eq!(attempts.len(), 1, "{attempts:?}");
+    assert_eq!(attempts[0]["tier"], "llm");
+    assert_eq!(attempts[0]["failure"]["kind"], "compile");
+    assert_eq!(attempts[0]["result"]["status"], "applied");
+    assert!(report["cost_usd"].as_f64().unwrap() > 0.0, "cost reported");
+    let fixed =
+        std::fs::read_to_string(first.join("src/main/java/com/example/calc/Twice.java")).unwrap();
+    assert!(fixed.contains("int twice(int value)"), "{fixed}");
+    // The prompt: repository text and the build log only inside data fences.
+    let sent = fake.received();
+    assert_eq!(sent.len(), 1);
+    let user = sent[0].body["messages"][1]["content"].as_str().unwrap();
+    let source = "public static int twice(int _)";
+    let fence_start = user.find("BEGIN DATA").unwrap();
+    assert!(user[fence_start..].contains(source));
+    assert!(
+        !user[..fence_start].contains(source),
+        "no repository text before the fences"
+    );
+    assert!(user.contains("source_kind=repository_file") && user.contains("source_kind=build_log"));
+
+    // Second repository, same mistake in another class: the deposited example applies.
+    let second = project(dir.path(), "Doubler");
+    let (code, report, stderr) = migrate(dir.path(), &second, &base).await;
+    assert_eq!(code, 0, "{stderr}\n{report}");
+    let attempts = fix_attempts(&report);
+    assert_eq!(attempts[0]["tier"], "retrieval", "{attempts:?}");
+    assert!(attempts[0]["retrieval"]["example"].is_array());
+    assert_eq!(
+        fake.received().len(),
+        1,
+        "no LLM call for the second repository"
+    );
+    let fixed = std::fs::read_to_string(second.join("src/main/java/com/example/calc/Doubler.java"))
+        .unwrap();
+    assert!(fixed.contains("int twice(int value)"), "{fixed}");
+}
