@@ -1,4 +1,4 @@
-//! The command line: `uplift migrate|runs|report|recipes`.
+//! The command line: `uplift migrate|runs|report|replay|recipes|serve|worker`.
 
 use std::path::PathBuf;
 
@@ -71,6 +71,9 @@ pub enum Command {
         #[arg(long, default_value = "md", value_parser = ["md", "json"])]
         format: String,
     },
+    /// Replay a past run step by step from its journal: what was known, what was chosen
+    /// and by which rule, the evidence, the cost, and why it stopped.
+    Replay { run: String },
     /// Describe the recipe catalog (built-in plus the project's own recipes).
     Recipes {
         #[command(subcommand)]
@@ -181,6 +184,12 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
                 "json" => println!("{}", serde_json::to_string_pretty(&render::json(&journal))?),
                 _ => print!("{}", render::markdown(&journal)),
             }
+            Ok(0)
+        }
+        Command::Replay { run } => {
+            let store = open_store(cli.db).await?;
+            let (_, journal) = store.journal(&run).await?;
+            print!("{}", render::replay(&journal));
             Ok(0)
         }
         Command::Serve { no_worker } => run_app(true, !no_worker).await,

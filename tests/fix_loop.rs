@@ -125,6 +125,31 @@ async fn an_llm_fix_is_validated_then_reused_from_the_knowledge_store_without_th
         "no repository text before the fences"
     );
     assert!(user.contains("source_kind=repository_file") && user.contains("source_kind=build_log"));
+    // The replay tells the story from the journal alone.
+    let run_id = report["run_id"].as_str().unwrap().to_string();
+    let db = dir.path().join("journal.db");
+    let replay = Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .arg("--db")
+        .arg(&db)
+        .args(["replay", &run_id])
+        .output()
+        .unwrap();
+    let replay = format!(
+        "{}{}",
+        String::from_utf8_lossy(&replay.stdout),
+        String::from_utf8_lossy(&replay.stderr)
+    );
+    for expected in [
+        "R8d:validation red, next fix-loop attempt",
+        "attempt 1 by llm: Compile",
+        "cost:     $",
+        "Stopped: SUCCESS",
+    ] {
+        assert!(
+            replay.contains(expected),
+            "{expected} missing from\n{replay}"
+        );
+    }
 
     // Second repository, same mistake in another class: the deposited example applies.
     let second = project(dir.path(), "Doubler");

@@ -222,7 +222,7 @@ fn summary_table(journal: &Journal, ctx: &RunContext) -> String {
         invariance_verdict(journal).1
     );
     let _ = writeln!(md, "| Build time | | {:.1} min |", build_minutes(journal));
-    let llm_calls = journal.task_records().filter(|r| r.tier == "llm").count();
+    let llm_calls = journal.llm_calls();
     let _ = writeln!(
         md,
         "| LLM | | {llm_calls} calls, ${:.2} |",

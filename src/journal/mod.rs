@@ -15,6 +15,19 @@ use crate::build::reports::TestResults;
 use crate::llm::Usage;
 use crate::pipeline::failure::{Failure, FailureKind};
 
+/// Integer map keys come back from JSON as strings inside an internally tagged enum
+/// (serde buffers the content), so they are parsed here.
+fn numeric_keys<'de, D: serde::Deserializer<'de>>(d: D) -> Result<BTreeMap<u32, usize>, D::Error> {
+    BTreeMap::<String, usize>::deserialize(d)?
+        .into_iter()
+        .map(|(k, v)| {
+            k.parse()
+                .map(|k| (k, v))
+                .map_err(|_| serde::de::Error::custom(format!("class-file major {k:?}")))
+        })
+        .collect()
+}
+
 /// One fix-loop attempt as the journal keeps it.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct FixAttempt {
@@ -242,6 +255,7 @@ pub struct Validation {
     pub executed_after: usize,
     pub green_before: usize,
     pub green_after: usize,
+    #[serde(deserialize_with = "numeric_keys")]
     pub class_majors: BTreeMap<u32, usize>,
     pub expected_major: u32,
 }
@@ -330,6 +344,11 @@ impl Journal {
             }
         }
         Some(files)
+    }
+
+    /// LLM calls made (each fix attempt that reached a model).
+    pub fn llm_calls(&self) -> usize {
+        self.fix_attempts().filter(|f| f.model.is_some()).count()
     }
 
     pub fn fix_attempts(&self) -> impl Iterator<Item = &FixAttempt> {

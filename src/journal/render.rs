@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use super::{Journal, Stage, StepResult, TaskStatus};
+use super::{FixResult, Journal, Stage, StepResult, TaskStatus};
 
 /// The JSON report: the journal itself plus a computed summary for quick reading.
 pub fn json(journal: &Journal) -> serde_json::Value {
@@ -58,8 +58,9 @@ pub fn markdown(journal: &Journal) -> String {
     }
     let _ = writeln!(
         md,
-        "Cost: ${:.2} (recipe tier only, no LLM calls)\n",
-        journal.cost_usd()
+        "Cost: ${:.4} ({} LLM calls)\n",
+        journal.cost_usd(),
+        journal.llm_calls()
     );
     if let Some(a) = journal.analysis() {
         let _ = writeln!(md, "## Analysis\n");
@@ -146,6 +147,34 @@ pub fn markdown(journal: &Journal) -> String {
     if !journal.tasks().is_empty() {
         let _ = writeln!(md, "\n## Tasks\n\n{}", tasks_table(journal));
     }
+    if journal.fix_attempts().next().is_some() {
+        let _ = writeln!(md, "\n## Fix loop\n");
+        let _ = writeln!(
+            md,
+            "| # | failure | tier | result | cost |\n|---|---|---|---|---|"
+        );
+        for e in &journal.entries {
+            if let StepResult::Fixed(f) = &e.result {
+                let result = match &f.result {
+                    FixResult::Applied { files, .. } => {
+                        format!("applied to {} file(s)", files.len())
+                    }
+                    FixResult::Rejected { reason } => format!("rejected: {reason}"),
+                    FixResult::NoAnswer { reason } => format!("no answer: {reason}"),
+                };
+                let _ = writeln!(
+                    md,
+                    "| {} | {:?}: `{}` | {} | {} | ${:.4} |",
+                    f.attempt,
+                    f.failure.kind,
+                    f.failure.signature.replace('|', "/"),
+                    f.tier,
+                    result.replace('|', "/"),
+                    e.cost_usd
+                );
+            }
+        }
+    }
     for e in &journal.entries {
         match &e.result {
             StepResult::Validated(v) => {
@@ -225,6 +254,133 @@ pub fn markdown(journal: &Journal) -> String {
         }
     }
     md
+}
+
+/// `uplift replay`: the run step by step — what was known, what was chosen and by which
+/// rule, the evidence, the cost — and why it stopped.
+pub fn replay(journal: &Journal) -> String {
+    let mut out = format!("Run {}\n", journal.run_id);
+    for e in &journal.entries {
+        let _ = writeln!(
+            out,
+            "\n#{} {:?} — {}\n   rule:     {}\n   known:    {}\n   evidence: {}",
+            e.seq,
+            e.stage,
+            e.intent,
+            e.rule,
+            if e.known.is_empty() { "-" } else { &e.known },
+            evidence(&e.result)
+        );
+        if e.cost_usd > 0.0 {
+            let _ = writeln!(out, "   cost:     ${:.4}", e.cost_usd);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nTotal cost ${:.4} in {} LLM calls.",
+        journal.cost_usd(),
+        journal.llm_calls()
+    );
+    match journal.outcome() {
+        Some(o) => {
+            let _ = writeln!(
+                out,
+                "Stopped: {} — {}",
+                o.outcome.as_str(),
+                o.reasons.join("; ")
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "Stopped before classification (the run was interrupted)."
+            );
+        }
+    }
+    out
+}
+
+fn evidence(result: &StepResult) -> String {
+    match result {
+        StepResult::Analyzed(a) => format!(
+            "{} modules, {} Java files, Java level {:?}, Spring Boot {:?}",
+            a.modules.len(),
+            a.java_files,
+            a.java_level,
+            a.spring_boot
+        ),
+        StepResult::AnalysisFailed { error } => format!("analysis failed: {error}"),
+        StepResult::Built(b) => format!(
+            "JDK {:?}: {}, {} tests reported{}",
+            b.jdk,
+            if b.compiled() { "green" } else { "red" },
+            b.tests.tests.len(),
+            b.error
+                .as_ref()
+                .map_or(String::new(), |e| format!(" ({e})"))
+        ),
+        StepResult::BuildSkipped { reason } => format!("skipped: {reason}"),
+        StepResult::Planned { tasks, decisions } => {
+            format!("{} tasks; decisions: {}", tasks.len(), decisions.join("; "))
+        }
+        StepResult::Task(t) => format!(
+            "{}: {} by the {} tier{}",
+            t.task_id,
+            status_mark(t.status),
+            t.tier,
+            t.reason
+                .as_ref()
+                .map_or(String::new(), |r| format!(" — {r}"))
+        ),
+        StepResult::Written { files, dry_run, .. } => {
+            format!(
+                "{} files {}",
+                files.len(),
+                if *dry_run {
+                    "in the dry-run diff"
+                } else {
+                    "written"
+                }
+            )
+        }
+        StepResult::WriteFailed { failed, error, .. } => {
+            format!("write failed at {}: {error}", failed.display())
+        }
+        StepResult::Validated(v) => format!(
+            "build {}, invariance {}, executed {} -> {}, newly failing {}",
+            if v.build.compiled() { "green" } else { "red" },
+            if v.invariant() { "passed" } else { "FAILED" },
+            v.executed_before,
+            v.executed_after,
+            v.newly_failing.len()
+        ),
+        StepResult::RagSkippedOnRetry {
+            attempt,
+            last_failure_kind,
+        } => format!("attempt {attempt}: retrieval skipped; last failure {last_failure_kind:?}"),
+        StepResult::Fixed(f) => format!(
+            "attempt {} by {}: {:?} `{}` -> {}{}",
+            f.attempt,
+            f.tier,
+            f.failure.kind,
+            f.failure.signature,
+            match &f.result {
+                FixResult::Applied { files, .. } => format!("applied to {files:?}"),
+                FixResult::Rejected { reason } => format!("rejected ({reason})"),
+                FixResult::NoAnswer { reason } => format!("no answer ({reason})"),
+            },
+            f.retrieval.as_ref().map_or(String::new(), |r| format!(
+                "; plan {} ({}){}",
+                r.query_plan_selected,
+                r.query_plan_rule,
+                r.query_plan_downgraded
+                    .as_ref()
+                    .map_or(String::new(), |d| format!(", ran {d}"))
+            ))
+        ),
+        StepResult::LimitReached { limit } => format!("limit reached: {limit}"),
+        StepResult::Classified(o) => format!("{}: {}", o.outcome.as_str(), o.reasons.join("; ")),
+    }
 }
 
 /// One row per planned task: what it is, which tier handled it, its status and what changed.
