@@ -27,6 +27,8 @@ pub struct Config {
     pub recipes: RecipeSettings,
     /// The LLM tier; without it a red validation ends the run (no fix loop).
     pub llm: Option<crate::llm::LlmSettings>,
+    /// Web search for the LLM tier (Tavily-compatible); used from the second attempt on.
+    pub search: Option<crate::llm::search::SearchSettings>,
     /// US dollars per million tokens, by model.
     pub prices: crate::llm::pricing::PriceTable,
     /// Retrieval plan thresholds.
@@ -70,6 +72,7 @@ impl Default for Config {
             spring_boot: None,
             recipes: RecipeSettings::default(),
             llm: None,
+            search: None,
             prices: Default::default(),
             retrieval: Default::default(),
         }

@@ -44,11 +44,20 @@ fn project(dir: &Path, class: &str) -> PathBuf {
 }
 
 async fn migrate(dir: &Path, project: &Path, llm_base: &str) -> (i32, Value, String) {
+    migrate_with(dir, project, llm_base, "").await
+}
+
+async fn migrate_with(
+    dir: &Path,
+    project: &Path,
+    llm_base: &str,
+    extra: &str,
+) -> (i32, Value, String) {
     let config = dir.join("uplift.yml");
     let offline = std::fs::read_to_string(support_file("offline.yml")).unwrap();
     std::fs::write(
         &config,
-        format!("{offline}llm:\n  api: openai_compatible\n  base_url: {llm_base}\n  model: gpt-4o-mini\n  api_key_env: UPLIFT_TEST_LLM_KEY\n  max_retries: 0\n"),
+        format!("{offline}llm:\n  api: openai_compatible\n  base_url: {llm_base}\n  model: gpt-4o-mini\n  api_key_env: UPLIFT_TEST_LLM_KEY\n  max_retries: 0\n{extra}"),
     )
     .unwrap();
     let report = project.with_extension("report.json");
@@ -166,4 +175,88 @@ async fn an_llm_fix_is_validated_then_reused_from_the_knowledge_store_without_th
     let fixed = std::fs::read_to_string(second.join("src/main/java/com/example/calc/Doubler.java"))
         .unwrap();
     assert!(fixed.contains("int twice(int value)"), "{fixed}");
+}
+
+fn chat(text: &str) -> Recorded {
+    Recorded::ok(json!({
+        "id": "chatcmpl", "object": "chat.completion", "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 1000, "completion_tokens": 50, "total_tokens": 1050}
+    }))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retry_skips_retrieval_searches_and_carries_the_fenced_failure_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    // Attempt 1: an edit that deletes the test's assertion is refused.
+    fake.push(chat("FILE: src/test/java/com/example/calc/TwiceTest.java\n<<<<<<< SEARCH\n        assertEquals(8, Twice.twice(4));\n=======\n>>>>>>> REPLACE\n"));
+    // Attempt 2 searches first, then gets the right fix.
+    fake.push(Recorded::ok(json!({"results": [{"title": "JEP 302", "url": "https://openjdk.org/jeps/302", "content": "Since Java 9 the underscore is a keyword; rename the parameter."}]})));
+    fake.push(chat(FIX));
+    let repo = project(dir.path(), "Twice");
+    let search = format!("search:\n  base_url: {base}\n  api_key_env: UPLIFT_TEST_LLM_KEY\n");
+    let (code, report, stderr) = migrate_with(dir.path(), &repo, &base, &search).await;
+    assert_eq!(code, 0, "{stderr}\n{report}");
+    let attempts = fix_attempts(&report);
+    assert_eq!(attempts.len(), 2, "{attempts:?}");
+    assert_eq!(attempts[0]["result"]["status"], "rejected");
+    assert!(
+        attempts[0]["result"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("weakens tests")
+    );
+    assert_eq!(attempts[1]["result"]["status"], "applied");
+    assert!(
+        attempts[1]["retrieval"].is_null(),
+        "no retrieval on a retry"
+    );
+    assert_eq!(attempts[1]["search"]["results"], 1);
+    let skipped: Vec<_> = report["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["result"]["kind"] == "rag_skipped_on_retry")
+        .collect();
+    assert_eq!(skipped.len(), 1);
+    assert_eq!(skipped[0]["result"]["attempt"], 2);
+    assert_eq!(skipped[0]["result"]["last_failure_kind"], "compile");
+    let sent = fake.received();
+    let paths: Vec<&str> = sent.iter().map(|r| r.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["/v1/chat/completions", "/search", "/v1/chat/completions"]
+    );
+    let query = sent[1].body["query"].as_str().unwrap();
+    assert!(
+        query.len() <= 300 && query.ends_with("Java 17 fix") && !query.contains("[ERROR]"),
+        "{query}"
+    );
+    let retry_prompt = sent[2].body["messages"][1]["content"].as_str().unwrap();
+    let summary_at = retry_prompt
+        .find("source_kind=prior_failure_summary")
+        .unwrap();
+    assert!(retry_prompt[summary_at..].contains("weakens tests"));
+    assert!(retry_prompt.contains("source_kind=search_result"));
+    assert!(!retry_prompt.contains("source_kind=solved_example"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_exhausted_llm_budget_ends_the_run_incomplete_with_nothing_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    let repo = project(dir.path(), "Twice");
+    let budget = "budgets:\n  max_llm_calls: 0\n";
+    let (code, report, stderr) = migrate_with(dir.path(), &repo, &base, budget).await;
+    assert_eq!(code, 4, "{stderr}");
+    assert_eq!(report["outcome"], "INCOMPLETE");
+    assert!(
+        report
+            .to_string()
+            .contains("LLM budget: LLM call limit of 0 reached")
+    );
+    assert!(fake.received().is_empty());
 }

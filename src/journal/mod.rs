@@ -40,7 +40,19 @@ pub struct FixAttempt {
     pub prompt_chars: usize,
     pub model: Option<String>,
     pub usage: Option<Usage>,
+    /// The web search this attempt made, if any.
+    #[serde(default)]
+    pub search: Option<SearchRecord>,
     pub result: FixResult,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct SearchRecord {
+    pub query: String,
+    pub results: usize,
+    /// Cache statistics for the run so far.
+    pub cache_hits: u64,
+    pub cache_misses: u64,
 }
 
 /// What retrieval chose and found.

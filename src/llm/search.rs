@@ -32,6 +32,24 @@ pub trait SearchProvider: Send + Sync {
     ) -> impl std::future::Future<Output = Result<Vec<Hit>, LlmError>> + Send;
 }
 
+/// Where the search API is; the key comes from the environment.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchSettings {
+    pub base_url: String,
+    #[serde(default = "default_key_env")]
+    pub api_key_env: String,
+    #[serde(default = "default_max_results")]
+    pub max_results: u32,
+}
+
+fn default_key_env() -> String {
+    "UPLIFT_SEARCH_API_KEY".into()
+}
+fn default_max_results() -> u32 {
+    5
+}
+
 pub struct Tavily {
     client: Client,
     max_results: u32,
@@ -43,6 +61,17 @@ impl Tavily {
             client,
             max_results,
         }
+    }
+
+    pub fn from_settings(s: &SearchSettings) -> Result<Self, LlmError> {
+        let key = std::env::var(&s.api_key_env).unwrap_or_default();
+        let client = Client::new(
+            &s.base_url,
+            crate::settings::Secret::new(key),
+            std::time::Duration::from_secs(30),
+            2,
+        )?;
+        Ok(Self::new(client, s.max_results))
     }
 }
 

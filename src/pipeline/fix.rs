@@ -11,11 +11,14 @@ use std::time::Instant;
 
 use serde_json::json;
 
-use crate::journal::{Category, FixAttempt, FixResult, RetrievalRecord, Stage, StepResult};
+use crate::journal::{
+    Category, FixAttempt, FixResult, RetrievalRecord, SearchRecord, Stage, StepResult,
+};
 use crate::knowledge::bm25::Index;
 use crate::knowledge::plan::{self, Query};
 use crate::llm::edits::{self, Block};
 use crate::llm::prompt::{self, DATA_RULE, Data, SourceKind};
+use crate::llm::search::{self, Hit};
 use crate::llm::{CallError, ChatRequest, metered};
 use crate::recipes::overlay::Overlay;
 use crate::store::knowledge::{Example, NewExample};
@@ -43,6 +46,16 @@ pub struct FixLoop {
     pub guidance: Option<&'static str>,
     /// (signature, edit blocks) of the last applied fix, deposited once it validates.
     pub pending_deposit: Option<(String, String)>,
+}
+
+/// Where a fix came from, for the journal.
+struct Provenance {
+    tier: &'static str,
+    retrieval: Option<RetrievalRecord>,
+    prompt_chars: usize,
+    model: Option<String>,
+    usage: Option<crate::llm::Usage>,
+    search: Option<SearchRecord>,
 }
 
 fn hash(text: &str) -> u64 {
@@ -147,10 +160,14 @@ impl Run<'_> {
                         rule,
                         attempt,
                         failure,
-                        "retrieval",
-                        retrieval,
-                        0,
-                        None,
+                        Provenance {
+                            tier: "retrieval",
+                            retrieval,
+                            prompt_chars: 0,
+                            model: None,
+                            usage: None,
+                            search: None,
+                        },
                         blocks,
                         out,
                         t,
@@ -158,13 +175,16 @@ impl Run<'_> {
                     .await;
             }
         }
-        let Some(provider) = self.llm.as_ref() else {
+        if self.llm.is_none() {
             self.state.fix_done = true;
             return self
                 .no_answer(rule, attempt, Some(failure), "no LLM configured", t)
                 .await;
-        };
-        let user = self.prompt(&failure, &files, example.as_ref().map(|e| &e.0));
+        }
+        // After a failed attempt, search is mandatory when a provider is configured.
+        let (hits, search_record) = self.search(&failure, attempt).await;
+        let provider = self.llm.as_ref().expect("checked above");
+        let user = self.prompt(&failure, &files, example.as_ref().map(|e| &e.0), &hits);
         let request = ChatRequest {
             system: format!(
                 "{DATA_RULE}\nYou fix Java builds after an automated migration. Answer only with edit blocks."
@@ -237,10 +257,14 @@ impl Run<'_> {
                     rule,
                     attempt,
                     failure,
-                    tier,
-                    retrieval,
-                    prompt_chars,
-                    model.zip(usage),
+                    Provenance {
+                        tier,
+                        retrieval,
+                        prompt_chars,
+                        model,
+                        usage,
+                        search: search_record,
+                    },
                     blocks,
                     out,
                     t,
@@ -258,6 +282,7 @@ impl Run<'_> {
                     prompt_chars,
                     model,
                     usage,
+                    search: search_record,
                     result: FixResult::Rejected { reason },
                 };
                 self.record(
@@ -406,7 +431,44 @@ impl Run<'_> {
     }
 
     /// Compiled fresh from what this attempt knows; every repository or log text fenced.
-    fn prompt(&self, failure: &Failure, files: &[PathBuf], example: Option<&Example>) -> String {
+    async fn search(
+        &mut self,
+        failure: &Failure,
+        attempt: u32,
+    ) -> (Vec<Hit>, Option<SearchRecord>) {
+        let Some(provider) = self.search.as_ref().filter(|_| attempt > 1) else {
+            return (Vec::new(), None);
+        };
+        let boot = self
+            .fingerprint
+            .as_ref()
+            .and_then(|f| f.spring_boot.clone());
+        let query = search::query(
+            &failure.errors.join("\n"),
+            Some(self.opts.config.target),
+            boot.as_deref(),
+        );
+        let hits = self
+            .search_cache
+            .search(provider, &query)
+            .await
+            .unwrap_or_default();
+        let record = SearchRecord {
+            query,
+            results: hits.len(),
+            cache_hits: self.search_cache.hits,
+            cache_misses: self.search_cache.misses,
+        };
+        (hits, Some(record))
+    }
+
+    fn prompt(
+        &self,
+        failure: &Failure,
+        files: &[PathBuf],
+        example: Option<&Example>,
+        search_hits: &[Hit],
+    ) -> String {
         let mut instructions = format!(
             "After migrating to Java {} the build fails ({:?}). Fix the failure with the smallest change.\n\
              Answer only with edit blocks:\nFILE: <path relative to the project>\n<<<<<<< SEARCH\n<exact lines to replace>\n=======\n<new lines>\n>>>>>>> REPLACE\n\
@@ -450,6 +512,14 @@ impl Run<'_> {
                 cap: FILE_CAP,
             });
         }
+        for hit in search_hits {
+            data.push(Data {
+                kind: SourceKind::SearchResult,
+                label: &hit.url,
+                text: &hit.content,
+                cap: search::MAX_RESULT_BYTES,
+            });
+        }
         if let Some((_, summary)) = &self.fix.last {
             data.push(Data {
                 kind: SourceKind::PriorFailureSummary,
@@ -461,16 +531,12 @@ impl Run<'_> {
         prompt::compile(&instructions, &data, hash(&self.journal.run_id))
     }
 
-    #[allow(clippy::too_many_arguments)]
     async fn write_fix(
         &mut self,
         rule: &str,
         attempt: u32,
         failure: Failure,
-        tier: &str,
-        retrieval: Option<RetrievalRecord>,
-        prompt_chars: usize,
-        model_usage: Option<(String, crate::llm::Usage)>,
+        from: Provenance,
         blocks: Vec<Block>,
         out: std::collections::BTreeMap<PathBuf, String>,
         t: Instant,
@@ -489,15 +555,15 @@ impl Run<'_> {
         self.fix.pending_deposit = Some((failure.signature.clone(), blocks_text(&blocks)));
         self.state.validated = false;
         self.state.validation_red = false;
-        let (model, usage) = model_usage.unzip();
         let record = FixAttempt {
             attempt,
             failure,
-            tier: tier.into(),
-            retrieval,
-            prompt_chars,
-            model,
-            usage,
+            tier: from.tier.into(),
+            retrieval: from.retrieval,
+            prompt_chars: from.prompt_chars,
+            model: from.model,
+            usage: from.usage,
+            search: from.search,
             result: FixResult::Applied { files, diff },
         };
         self.record(
@@ -531,6 +597,7 @@ impl Run<'_> {
                 prompt_chars: 0,
                 model: None,
                 usage: None,
+                search: None,
                 result: FixResult::NoAnswer {
                     reason: reason.into(),
                 },

@@ -22,6 +22,7 @@ use crate::journal::{
 };
 use crate::llm::AnyProvider;
 use crate::llm::budget::Budget;
+use crate::llm::search::{self, Tavily};
 use crate::progress::Observer;
 use crate::recipes::overlay::Overlay;
 use crate::recipes::registry::Registry;
@@ -82,6 +83,11 @@ pub async fn run<O: Observer>(
         ),
         fix: fix::FixLoop::default(),
         pending_cost: 0.0,
+        search: match &opts.config.search {
+            Some(s) => Some(Tavily::from_settings(s)?),
+            None => None,
+        },
+        search_cache: search::Cache::default(),
     };
     loop {
         run.state.out_of_time =
@@ -193,6 +199,8 @@ struct Run<'a> {
     fix: fix::FixLoop,
     /// Cost of the LLM call the next journal entry records.
     pending_cost: f64,
+    search: Option<Tavily>,
+    search_cache: search::Cache,
 }
 
 impl Run<'_> {
