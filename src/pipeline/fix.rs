@@ -168,8 +168,7 @@ impl Run<'_> {
                             usage: None,
                             search: None,
                         },
-                        blocks,
-                        out,
+                        (blocks, out),
                         t,
                     )
                     .await;
@@ -265,8 +264,7 @@ impl Run<'_> {
                         usage,
                         search: search_record,
                     },
-                    blocks,
-                    out,
+                    (blocks, out),
                     t,
                 )
                 .await
@@ -537,8 +535,7 @@ impl Run<'_> {
         attempt: u32,
         failure: Failure,
         from: Provenance,
-        blocks: Vec<Block>,
-        out: std::collections::BTreeMap<PathBuf, String>,
+        (blocks, out): (Vec<Block>, std::collections::BTreeMap<PathBuf, String>),
         t: Instant,
     ) -> anyhow::Result<bool> {
         let mut overlay = Overlay::new(&self.opts.root);
