@@ -86,4 +86,68 @@ async fn examples_are_deposited_once_and_keep_their_standing(store: Store) {
     );
 }
 
-on_both_backends!(examples_are_deposited_once_and_keep_their_standing);
+async fn a_merged_pull_confirms_its_fixes_and_a_closed_one_lowers_them(store: Store) {
+    use uplift::journal::{Category, Entry, FixAttempt, FixResult, Journal, Stage, StepResult};
+    use uplift::pipeline::failure::{Failure, FailureKind};
+    let fixed = |edits: &str| Entry {
+        seq: 1,
+        stage: Stage::Fix,
+        known: String::new(),
+        intent: String::new(),
+        rule: "R8d".into(),
+        inputs: serde_json::json!({}),
+        result: StepResult::Fixed(Box::new(FixAttempt {
+            attempt: 1,
+            failure: Failure {
+                kind: FailureKind::Compile,
+                errors: vec![],
+                signature: "as of release N, '_' is a keyword".into(),
+                location: None,
+            },
+            tier: "llm".into(),
+            retrieval: None,
+            prompt_chars: 10,
+            model: Some("gpt-4o-mini".into()),
+            usage: None,
+            search: None,
+            result: FixResult::Applied {
+                files: vec![],
+                diff: String::new(),
+                edits: edits.into(),
+            },
+        })),
+        category: Category::Success,
+        duration_ms: 0,
+        cost_usd: 0.001,
+    };
+    let merged = Journal {
+        run_id: "r1".into(),
+        entries: vec![fixed(
+            "FILE: A.java\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n",
+        )],
+    };
+    let n = uplift::knowledge::learn_from_pull(&store, &merged, "target17", "pr:acme/a#1", true)
+        .await
+        .unwrap();
+    assert_eq!(n, 1);
+    let closed = Journal {
+        run_id: "r2".into(),
+        entries: vec![fixed(
+            "FILE: B.java\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n",
+        )],
+    };
+    uplift::knowledge::learn_from_pull(&store, &closed, "target17", "pr:acme/b#2", false)
+        .await
+        .unwrap();
+    let all = store.examples().await.unwrap();
+    let good = all.iter().find(|e| e.origin == "pr:acme/a#1").unwrap();
+    let bad = all.iter().find(|e| e.origin == "pr:acme/b#2").unwrap();
+    assert_eq!((good.merged, good.declined), (1, 0));
+    assert_eq!((bad.merged, bad.declined), (0, 1));
+    assert!(good.standing() > bad.standing());
+}
+
+on_both_backends!(
+    examples_are_deposited_once_and_keep_their_standing,
+    a_merged_pull_confirms_its_fixes_and_a_closed_one_lowers_them
+);

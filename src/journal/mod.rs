@@ -74,6 +74,9 @@ pub enum FixResult {
     Applied {
         files: Vec<PathBuf>,
         diff: String,
+        /// The edit blocks, as a solved example stores them.
+        #[serde(default)]
+        edits: String,
     },
     Rejected {
         reason: String,

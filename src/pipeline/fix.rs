@@ -549,7 +549,8 @@ impl Run<'_> {
             failure.kind,
             format!("edits applied, build still red: {}", failure.signature),
         ));
-        self.fix.pending_deposit = Some((failure.signature.clone(), blocks_text(&blocks)));
+        let edits = blocks_text(&blocks);
+        self.fix.pending_deposit = Some((failure.signature.clone(), edits.clone()));
         self.state.validated = false;
         self.state.validation_red = false;
         let record = FixAttempt {
@@ -561,7 +562,7 @@ impl Run<'_> {
             model: from.model,
             usage: from.usage,
             search: from.search,
-            result: FixResult::Applied { files, diff },
+            result: FixResult::Applied { files, diff, edits },
         };
         self.record(
             Stage::Fix,

@@ -53,6 +53,7 @@ pub async fn handle(ctx: &Context, job: &JobRow) -> anyhow::Result<Ended> {
         Event::IssueComment(comment) => handlers::on_comment(ctx, &comment).await,
         Event::PullRequestClosed {
             repo,
+            number,
             head_ref,
             merged,
             ..
@@ -63,14 +64,14 @@ pub async fn handle(ctx: &Context, job: &JobRow) -> anyhow::Result<Ended> {
             else {
                 return done("not a migration branch");
             };
+            let learned = learn(ctx, &repo, number, target, merged).await?;
             if merged {
-                // The learning stage: a merged migration's fixes become solved examples once
-                // the knowledge store exists (the LLM-tier issue). The hook is here.
-                tracing::info!(repo, target, "migration merged; solved examples to deposit");
-                return done("merged");
+                return done(&format!("merged; {learned} solved examples confirmed"));
             }
             ctx.store.decline_target(&repo, target).await?;
-            return done("declined: not proposed again until asked");
+            return done(&format!(
+                "declined: not proposed again until asked; {learned} solved examples lowered"
+            ));
         }
         Event::CheckRun {
             installation,
@@ -186,4 +187,29 @@ async fn on_config_push(
     )
     .await
     .map(|r| format!("valid config; {r}"))
+}
+
+/// The knowledge store learns from the PR's fate: the latest finished migration of this
+/// repository and target names its run, whose applied fixes are confirmed or lowered.
+async fn learn(
+    ctx: &Context,
+    repo: &str,
+    number: u64,
+    target: u32,
+    merged: bool,
+) -> anyhow::Result<usize> {
+    let jobs = ctx.store.migrations(repo, 20).await?;
+    let Some(run_id) = jobs.iter().filter(|j| j.target == target).find_map(|j| {
+        j.result
+            .as_deref()?
+            .split(" run ")
+            .nth(1)
+            .map(str::to_string)
+    }) else {
+        return Ok(0);
+    };
+    let (_, journal) = ctx.store.journal(&run_id).await?;
+    let features = format!("target{target}");
+    let origin = format!("pr:{repo}#{number}");
+    crate::knowledge::learn_from_pull(&ctx.store, &journal, &features, &origin, merged).await
 }
