@@ -54,6 +54,14 @@ pub struct Settings {
     /// Extra Maven arguments for every build (e.g. a settings file for a mirror).
     pub maven_args: Vec<String>,
     pub json_logs: bool,
+    /// The LLM tier for every repository (UPLIFT_LLM_API / _BASE_URL / _MODEL, key in
+    /// UPLIFT_LLM_API_KEY). A repository's own `llm:` is ignored: it could point the
+    /// server's key at any host.
+    pub llm: Option<crate::llm::LlmSettings>,
+    /// Web search for the LLM tier (UPLIFT_SEARCH_BASE_URL, key in UPLIFT_SEARCH_API_KEY).
+    pub search: Option<crate::llm::search::SearchSettings>,
+    /// Ceiling on LLM spend per run; a repository may ask for less, never more.
+    pub max_cost_per_run_usd: f64,
 }
 
 fn var(name: &str) -> Option<String> {
@@ -120,6 +128,28 @@ impl Settings {
                 .map(PathBuf::from)
                 .unwrap_or_else(|| data_dir.join("work")),
             jdks,
+            llm: match (var("UPLIFT_LLM_BASE_URL"), var("UPLIFT_LLM_MODEL")) {
+                (Some(base_url), Some(model)) => Some(crate::llm::LlmSettings {
+                    api: match var("UPLIFT_LLM_API").as_deref() {
+                        Some("anthropic") => crate::llm::ApiKind::Anthropic,
+                        _ => crate::llm::ApiKind::OpenaiCompatible,
+                    },
+                    base_url,
+                    model,
+                    api_key_env: "UPLIFT_LLM_API_KEY".into(),
+                    timeout_secs: parsed("UPLIFT_LLM_TIMEOUT_SECS", 120)?,
+                    max_retries: parsed("UPLIFT_LLM_MAX_RETRIES", 3)?,
+                }),
+                _ => None,
+            },
+            search: var("UPLIFT_SEARCH_BASE_URL").map(|base_url| {
+                crate::llm::search::SearchSettings {
+                    base_url,
+                    api_key_env: "UPLIFT_SEARCH_API_KEY".into(),
+                    max_results: 5,
+                }
+            }),
+            max_cost_per_run_usd: parsed("UPLIFT_LLM_MAX_COST_PER_RUN", 10.0)?,
             maven_args: var("UPLIFT_MAVEN_ARGS")
                 .map(|v| v.split_whitespace().map(String::from).collect())
                 .unwrap_or_default(),

@@ -70,6 +70,9 @@ fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
         jdks: Default::default(),
         maven_args: maven_args(),
         json_logs: false,
+        llm: None,
+        search: None,
+        max_cost_per_run_usd: 10.0,
     }
 }
 
@@ -91,6 +94,10 @@ impl Drop for App {
 /// collaborator `dev` with write access; the app server on a free port, with or without an
 /// in-process worker.
 async fn start(fixture: &str, with_worker: bool) -> App {
+    start_with(fixture, with_worker, |_| {}).await
+}
+
+async fn start_with(fixture: &str, with_worker: bool, tweak: impl FnOnce(&mut Settings)) -> App {
     let dir = tempfile::tempdir().unwrap();
     let public = std::fs::read(manifest("tests/support/app-key.pub.pem")).unwrap();
     let fake = FakeGitHub::start(APP_ID, SLUG, &public).await;
@@ -100,7 +107,9 @@ async fn start(fixture: &str, with_worker: bool) -> App {
     fake.add_issue(REPO, 1, "Move to Java 17");
     fake.set_permission(REPO, "dev", "write");
     fake.set_permission(REPO, "reader", "read");
-    let settings = Arc::new(settings(&fake, dir.path()));
+    let mut settings = settings(&fake, dir.path());
+    tweak(&mut settings);
+    let settings = Arc::new(settings);
     let store = Store::connect(&settings.database_url).await.unwrap();
     let wake = Arc::new(Notify::new());
     let (stop, stop_rx) = watch::channel(false);
@@ -158,10 +167,14 @@ impl App {
 
     /// A human comment on issue #1 and its webhook.
     async fn command(&self, user: &str, association: &str, body: &str) -> u64 {
-        let id = self.fake.add_comment(REPO, 1, user, body);
+        self.command_on(REPO, user, association, body).await
+    }
+
+    async fn command_on(&self, repo: &str, user: &str, association: &str, body: &str) -> u64 {
+        let id = self.fake.add_comment(repo, 1, user, body);
         let payload = payloads::issue_comment_created(
             INSTALLATION,
-            REPO,
+            repo,
             1,
             false,
             id,
@@ -714,4 +727,107 @@ async fn plan_posts_an_estimate_and_pushes_nothing() {
     assert!(state.pulls.is_empty() && state.check_runs.is_empty());
     assert!(branch_commits(&bare_path(&state), "uplift/java-17").is_empty());
     assert_eq!(app.finished_job().await.state, "done");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_llm_tier_fixes_through_the_app_and_its_fix_serves_a_second_repository() {
+    use support::fake_llm::{FakeLlm, Recorded};
+    let llm = FakeLlm::default();
+    let llm_url = llm.start().await;
+    llm.push(Recorded::ok(serde_json::json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content":
+            "FILE: src/main/java/com/example/calc/Twice.java\n<<<<<<< SEARCH\n    public static int twice(int _) { return _ * 2; }\n=======\n    public static int twice(int value) { return value * 2; }\n>>>>>>> REPLACE\n"},
+            "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 2000, "completion_tokens": 100, "total_tokens": 2100}
+    })));
+    let app = start_with("underscore-identifier", true, |s| {
+        s.llm = Some(uplift::llm::LlmSettings {
+            api: uplift::llm::ApiKind::OpenaiCompatible,
+            base_url: llm_url.clone(),
+            model: "gpt-4o-mini".into(),
+            api_key_env: "UPLIFT_APP_TEST_LLM_KEY".into(),
+            timeout_secs: 30,
+            max_retries: 0,
+        });
+    })
+    .await;
+    // A second repository with the same mistake in another class.
+    let second = app.dir.path().join("second");
+    copy_dir(&app.dir.path().join("source"), &second);
+    let pkg = second.join("src/main/java/com/example/calc");
+    let text = std::fs::read_to_string(pkg.join("Twice.java")).unwrap();
+    std::fs::remove_file(pkg.join("Twice.java")).unwrap();
+    std::fs::write(
+        pkg.join("Doubler.java"),
+        text.replace("class Twice", "class Doubler"),
+    )
+    .unwrap();
+    let test = second.join("src/test/java/com/example/calc/TwiceTest.java");
+    let t = std::fs::read_to_string(&test).unwrap();
+    std::fs::write(&test, t.replace("Twice.twice", "Doubler.twice")).unwrap();
+    app.fake.add_repo(INSTALLATION, "acme/second", &second);
+    app.fake.add_issue("acme/second", 1, "Move to Java 17");
+    app.fake.set_permission("acme/second", "dev", "write");
+
+    app.command("dev", "MEMBER", "@uplift migrate --target 17")
+        .await;
+    let state = app
+        .wait_for("the first migration", 600, |s| {
+            s.check_runs.len() == 4 && s.check_runs.iter().all(|c| c.status == "completed")
+        })
+        .await;
+    let pr = state
+        .pulls
+        .iter()
+        .find(|p| p.repo == REPO)
+        .expect("a pull request");
+    let body = pr.body.clone().unwrap();
+    assert!(body.contains("SUCCESS"), "{body}");
+    assert!(body.contains("| LLM | | 1 calls, $0.00 |"), "{body}");
+    // The recipe commit's checks were superseded by the fix commit's, which are green.
+    let commits = branch_commits(&bare_path(&state), "uplift/java-17");
+    assert_eq!(commits.len(), 2, "recipes, then the fix");
+    let head = &commits[0].0;
+    for c in &state.check_runs {
+        let want = if &c.head_sha == head {
+            "success"
+        } else {
+            "neutral"
+        };
+        assert_eq!(c.conclusion.as_deref(), Some(want), "{c:#?}");
+    }
+    let fixed = file_on_branch(
+        &bare_path(&state),
+        "uplift/java-17",
+        "src/main/java/com/example/calc/Twice.java",
+    );
+    assert!(fixed.contains("int twice(int value)"), "{fixed}");
+    assert_eq!(llm.received().len(), 1);
+
+    app.command_on(
+        "acme/second",
+        "dev",
+        "MEMBER",
+        "@uplift migrate --target 17",
+    )
+    .await;
+    let state = app
+        .wait_for("the second migration", 600, |s| {
+            s.check_runs.len() == 8 && s.check_runs.iter().all(|c| c.status == "completed")
+        })
+        .await;
+    let pr = state
+        .pulls
+        .iter()
+        .find(|p| p.repo == "acme/second")
+        .expect("a second pull request");
+    let body = pr.body.clone().unwrap();
+    assert!(body.contains("SUCCESS"), "{body}");
+    assert!(body.contains("| LLM | | 0 calls"), "{body}");
+    assert_eq!(
+        llm.received().len(),
+        1,
+        "the solved example served the second repository"
+    );
 }

@@ -420,6 +420,19 @@ pub fn check_in_progress(
     }
 }
 
+/// A check run on a commit the fix loop replaced: completed, neutral, pointing onward.
+pub fn check_superseded(name: &str, ctx: &RunContext, by: &str) -> CheckRun {
+    let mut run = check_in_progress(name, ctx, None, "superseded", 0);
+    run.status = crate::github::api::CheckStatus::Completed;
+    run.conclusion = Some(crate::github::api::Conclusion::Neutral);
+    run.completed_at = Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    run.output.title = format!("Java {}: superseded", ctx.target);
+    run.output.summary =
+        format!("The fix loop pushed {by} on top of this commit; its checks carry the verdict.");
+    run.actions = Vec::new();
+    run
+}
+
 /// The two completed check runs: (migration, test invariance).
 pub fn checks_completed(
     journal: &Journal,

@@ -161,6 +161,13 @@ impl Publisher {
         self.checkpoint.pr = Some(pr.number);
         self.checkpoint.pr_url = Some(pr.html_url.clone());
         if self.checkpoint.checks.as_ref().is_none_or(|c| c.2 != head) {
+            // A fix-loop commit replaces the head: the old checks end neutral, not pending.
+            if let Some((m, i, _)) = self.checkpoint.checks.clone() {
+                for (id, name) in [(m, MIGRATION_CHECK), (i, INVARIANCE_CHECK)] {
+                    let done = render::check_superseded(name, &self.run, &head);
+                    self.api.update_check(id, &done).await?;
+                }
+            }
             let mut ids = Vec::new();
             for name in [MIGRATION_CHECK, INVARIANCE_CHECK] {
                 let mut run = render::check_in_progress(name, &self.run, Some(&head), "queued", 0);
@@ -352,8 +359,15 @@ async fn migrate(
     config
         .maven_args
         .extend(ctx.settings.maven_args.iter().cloned());
-    // The server's JDKs, not paths a repository names.
+    // The server's JDKs, not paths a repository names; the server's LLM and search, not
+    // endpoints a repository names; and no more spend than the server allows.
     config.jdks = ctx.settings.jdks.clone();
+    config.llm = ctx.settings.llm.clone();
+    config.search = ctx.settings.search.clone();
+    config.budgets.max_cost_usd = config
+        .budgets
+        .max_cost_usd
+        .min(ctx.settings.max_cost_per_run_usd);
     let opts = RunOptions {
         root: workdir.to_path_buf(),
         config,
