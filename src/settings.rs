@@ -62,6 +62,8 @@ pub struct Settings {
     pub search: Option<crate::llm::search::SearchSettings>,
     /// Ceiling on LLM spend per run; a repository may ask for less, never more.
     pub max_cost_per_run_usd: f64,
+    /// Ceiling on LLM spend per installation over the last 24 hours.
+    pub max_cost_per_installation_day_usd: f64,
 }
 
 fn var(name: &str) -> Option<String> {
@@ -150,6 +152,10 @@ impl Settings {
                 }
             }),
             max_cost_per_run_usd: parsed("UPLIFT_LLM_MAX_COST_PER_RUN", 10.0)?,
+            max_cost_per_installation_day_usd: parsed(
+                "UPLIFT_LLM_MAX_COST_PER_INSTALLATION_DAY",
+                50.0,
+            )?,
             maven_args: var("UPLIFT_MAVEN_ARGS")
                 .map(|v| v.split_whitespace().map(String::from).collect())
                 .unwrap_or_default(),

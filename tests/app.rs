@@ -73,6 +73,7 @@ fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
         llm: None,
         search: None,
         max_cost_per_run_usd: 10.0,
+        max_cost_per_installation_day_usd: 50.0,
     }
 }
 

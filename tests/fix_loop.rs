@@ -260,3 +260,20 @@ async fn an_exhausted_llm_budget_ends_the_run_incomplete_with_nothing_sent() {
     );
     assert!(fake.received().is_empty());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_recipes_carry_the_migration_the_llm_is_never_called() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    let repo = dir.path().join("calc");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/single-junit4"),
+        &repo,
+    );
+    let (code, report, stderr) = migrate(dir.path(), &repo, &base).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(fix_attempts(&report).is_empty());
+    assert!(fake.received().is_empty(), "a recipe hit makes no LLM call");
+    assert_eq!(report["cost_usd"], 0.0);
+}

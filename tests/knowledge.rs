@@ -147,7 +147,18 @@ async fn a_merged_pull_confirms_its_fixes_and_a_closed_one_lowers_them(store: St
     assert!(good.standing() > bad.standing());
 }
 
+async fn spend_is_summed_per_installation_over_a_window(store: Store) {
+    store.record_spend(7, "r1", 0.25).await.unwrap();
+    store.record_spend(7, "r2", 0.5).await.unwrap();
+    store.record_spend(8, "r3", 9.0).await.unwrap();
+    let spent = store.spend_since(7, 0).await.unwrap();
+    assert!((spent - 0.75).abs() < 1e-9, "{spent}");
+    assert_eq!(store.spend_since(7, i64::MAX).await.unwrap(), 0.0);
+    assert_eq!(store.spend_since(99, 0).await.unwrap(), 0.0);
+}
+
 on_both_backends!(
+    spend_is_summed_per_installation_over_a_window,
     examples_are_deposited_once_and_keep_their_standing,
     a_merged_pull_confirms_its_fixes_and_a_closed_one_lowers_them
 );

@@ -67,6 +67,14 @@ fn escalated(journal: &Journal) -> Vec<&crate::journal::TaskRecord> {
         .collect()
 }
 
+/// The fix loop ran and the build is still red: a person takes over from the last attempt.
+fn fix_handed_over(journal: &Journal) -> Option<&crate::journal::FixAttempt> {
+    let red = journal
+        .validation()
+        .is_some_and(|v| !(v.invariant() && v.build.compiled()));
+    journal.fix_attempts().last().filter(|_| red)
+}
+
 fn limit_hit(journal: &Journal) -> Option<&str> {
     journal.entries.iter().find_map(|e| match &e.result {
         StepResult::LimitReached { limit } => Some(limit.as_str()),
@@ -82,6 +90,7 @@ pub fn conclusion(journal: &Journal) -> Conclusion {
         Outcome::Success => Conclusion::Success,
         Outcome::PartialSuccess if !escalated(journal).is_empty() => Conclusion::ActionRequired,
         Outcome::PartialSuccess => Conclusion::Neutral,
+        Outcome::Failure if fix_handed_over(journal).is_some() => Conclusion::ActionRequired,
         Outcome::Failure => Conclusion::Failure,
         Outcome::Incomplete
             if limit_hit(journal).is_some()
@@ -283,6 +292,22 @@ fn limits_section(journal: &Journal) -> String {
     }
     if let Some(limit) = limit_hit(journal) {
         let _ = writeln!(md, "- ⏱ stopped by the {limit}");
+    }
+    if let Some(f) = fix_handed_over(journal) {
+        let last = match &f.result {
+            crate::journal::FixResult::Applied { .. } => {
+                "its edits applied but the build stayed red".to_string()
+            }
+            crate::journal::FixResult::Rejected { reason } => {
+                format!("its edits were refused: {reason}")
+            }
+            crate::journal::FixResult::NoAnswer { reason } => reason.clone(),
+        };
+        let _ = writeln!(
+            md,
+            "- 🙋 the fix loop stopped after {} attempt(s) on a {:?} failure `{}` ({}); a person takes it from here",
+            f.attempt, f.failure.kind, f.failure.signature, last
+        );
     }
     for r in escalated(journal) {
         let _ = writeln!(

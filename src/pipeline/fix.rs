@@ -618,8 +618,21 @@ impl Run<'_> {
         .map(|()| false)
     }
 
-    /// After a green validation: the fix that got there becomes a solved example.
+    /// After a green validation: the fix that got there becomes a solved example, and the
+    /// recipes that did their task are remembered for projects with these features.
     pub(super) async fn deposit_fix(&mut self) -> anyhow::Result<()> {
+        let features = self.features();
+        let mut recipes: Vec<String> = Vec::new();
+        for r in self.journal.task_records().filter(|r| r.status.is_done()) {
+            if let Some(t) = self.journal.tasks().iter().find(|t| t.id == r.task_id) {
+                recipes.extend(t.recipes.iter().cloned());
+            }
+        }
+        recipes.sort();
+        recipes.dedup();
+        for recipe in &recipes {
+            self.store.recipe_succeeded(&features, recipe).await?;
+        }
         if let Some((signature, blocks)) = self.fix.pending_deposit.take() {
             let features = self.features();
             let origin = format!("run:{}", self.journal.run_id);

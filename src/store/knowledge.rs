@@ -136,3 +136,37 @@ impl Store {
             .collect()
     }
 }
+
+impl Store {
+    /// Books a run's LLM spend against its installation.
+    pub async fn record_spend(
+        &self,
+        installation_id: i64,
+        run_id: &str,
+        cost_usd: f64,
+    ) -> anyhow::Result<()> {
+        sqlx::query(
+            "INSERT INTO llm_spend (installation_id, run_id, cost_usd, at_ms) VALUES ($1, $2, $3, $4)",
+        )
+        .bind(installation_id)
+        .bind(run_id)
+        .bind(cost_usd)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// What the installation spent since `since_ms`.
+    pub async fn spend_since(&self, installation_id: i64, since_ms: i64) -> anyhow::Result<f64> {
+        let row = sqlx::query(
+            "SELECT CAST(COALESCE(SUM(cost_usd), 0) AS DOUBLE PRECISION) AS spent FROM llm_spend \
+             WHERE installation_id = $1 AND at_ms >= $2",
+        )
+        .bind(installation_id)
+        .bind(since_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row.try_get("spent")?)
+    }
+}

@@ -289,7 +289,16 @@ pub async fn run(
         checkpoint,
         started: Instant::now(),
     }));
-    let result = migrate(ctx, &publisher, remote, &workdir, &request, &mut cancel).await;
+    let result = migrate(
+        ctx,
+        &publisher,
+        remote,
+        &workdir,
+        &request,
+        job.installation_id,
+        &mut cancel,
+    )
+    .await;
     let _ = std::fs::remove_dir_all(&workdir);
     match result {
         Ok(ended) => Ok(ended),
@@ -319,6 +328,7 @@ async fn migrate(
     remote: RemoteBranch,
     workdir: &Path,
     request: &MigrateRequest,
+    installation_id: i64,
     cancel: &mut watch::Receiver<bool>,
 ) -> anyhow::Result<Ended> {
     if !request.dry_run
@@ -364,10 +374,13 @@ async fn migrate(
     config.jdks = ctx.settings.jdks.clone();
     config.llm = ctx.settings.llm.clone();
     config.search = ctx.settings.search.clone();
+    let day_ago = crate::store::now_ms() - 24 * 3600 * 1000;
+    let spent_today = ctx.store.spend_since(installation_id, day_ago).await?;
     config.budgets.max_cost_usd = config
         .budgets
         .max_cost_usd
-        .min(ctx.settings.max_cost_per_run_usd);
+        .min(ctx.settings.max_cost_per_run_usd)
+        .min((ctx.settings.max_cost_per_installation_day_usd - spent_today).max(0.0));
     let opts = RunOptions {
         root: workdir.to_path_buf(),
         config,
@@ -415,6 +428,11 @@ async fn migrate(
         .outcome()
         .map_or("UNCLASSIFIED", |o| o.outcome.as_str())
         .to_string();
+    if journal.cost_usd() > 0.0 {
+        ctx.store
+            .record_spend(installation_id, &journal.run_id, journal.cost_usd())
+            .await?;
+    }
     if request.dry_run {
         let diff = journal.diff().unwrap_or_default().to_string();
         let phase = if request.plan_only {
