@@ -29,6 +29,8 @@ pub struct Config {
     pub llm: Option<crate::llm::LlmSettings>,
     /// Web search for the LLM tier (Tavily-compatible); used from the second attempt on.
     pub search: Option<crate::llm::search::SearchSettings>,
+    /// An OpenAI-compatible embeddings endpoint for semantic retrieval (`api` is ignored).
+    pub embeddings: Option<crate::llm::LlmSettings>,
     /// US dollars per million tokens, by model.
     pub prices: crate::llm::pricing::PriceTable,
     /// Retrieval plan thresholds.
@@ -73,6 +75,7 @@ impl Default for Config {
             recipes: RecipeSettings::default(),
             llm: None,
             search: None,
+            embeddings: None,
             prices: Default::default(),
             retrieval: Default::default(),
         }

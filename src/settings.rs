@@ -58,6 +58,9 @@ pub struct Settings {
     /// UPLIFT_LLM_API_KEY). A repository's own `llm:` is ignored: it could point the
     /// server's key at any host.
     pub llm: Option<crate::llm::LlmSettings>,
+    /// Embeddings for semantic retrieval (UPLIFT_EMBEDDINGS_BASE_URL / _MODEL, key in
+    /// UPLIFT_LLM_API_KEY).
+    pub embeddings: Option<crate::llm::LlmSettings>,
     /// Web search for the LLM tier (UPLIFT_SEARCH_BASE_URL, key in UPLIFT_SEARCH_API_KEY).
     pub search: Option<crate::llm::search::SearchSettings>,
     /// Ceiling on LLM spend per run; a repository may ask for less, never more.
@@ -141,6 +144,20 @@ impl Settings {
                     api_key_env: "UPLIFT_LLM_API_KEY".into(),
                     timeout_secs: parsed("UPLIFT_LLM_TIMEOUT_SECS", 120)?,
                     max_retries: parsed("UPLIFT_LLM_MAX_RETRIES", 3)?,
+                }),
+                _ => None,
+            },
+            embeddings: match (
+                var("UPLIFT_EMBEDDINGS_BASE_URL"),
+                var("UPLIFT_EMBEDDINGS_MODEL"),
+            ) {
+                (Some(base_url), Some(model)) => Some(crate::llm::LlmSettings {
+                    api: crate::llm::ApiKind::OpenaiCompatible,
+                    base_url,
+                    model,
+                    api_key_env: "UPLIFT_LLM_API_KEY".into(),
+                    timeout_secs: 30,
+                    max_retries: 1,
                 }),
                 _ => None,
             },

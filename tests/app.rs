@@ -71,6 +71,7 @@ fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
         maven_args: maven_args(),
         json_logs: false,
         llm: None,
+        embeddings: None,
         search: None,
         max_cost_per_run_usd: 10.0,
         max_cost_per_installation_day_usd: 50.0,

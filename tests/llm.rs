@@ -196,3 +196,34 @@ async fn search_queries_are_cached_by_their_words_and_results_capped() {
     assert_eq!(got[0].headers["authorization"], "Bearer tvly-test");
     assert_eq!(got[0].body["query"], q.as_str());
 }
+
+#[tokio::test]
+async fn embeddings_come_back_in_input_order() {
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    fake.push(Recorded::ok(json!({
+        "object": "list", "model": "text-embedding-3-small",
+        "data": [
+            {"object": "embedding", "index": 1, "embedding": [0.0, 1.0]},
+            {"object": "embedding", "index": 0, "embedding": [1.0, 0.0]}
+        ],
+        "usage": {"prompt_tokens": 8, "total_tokens": 8}
+    })));
+    let e = uplift::llm::embeddings::Embeddings::from_settings(&LlmSettings {
+        api: ApiKind::OpenaiCompatible,
+        base_url: base,
+        model: "text-embedding-3-small".into(),
+        api_key_env: "UPLIFT_TEST_LLM_KEY".into(),
+        timeout_secs: 5,
+        max_retries: 0,
+    })
+    .unwrap();
+    let v = e
+        .embed(&["cannot find symbol".into(), "package does not exist".into()])
+        .await
+        .unwrap();
+    assert_eq!(v, vec![vec![1.0, 0.0], vec![0.0, 1.0]]);
+    let got = fake.received();
+    assert_eq!(got[0].path, "/v1/embeddings");
+    assert_eq!(got[0].body["input"][1], "package does not exist");
+}

@@ -7,6 +7,7 @@
 pub mod anthropic;
 pub mod budget;
 pub mod edits;
+pub mod embeddings;
 pub mod http;
 pub mod openai;
 pub mod pricing;

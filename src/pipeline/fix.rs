@@ -15,8 +15,9 @@ use crate::journal::{
     Category, FixAttempt, FixResult, RetrievalRecord, SearchRecord, Stage, StepResult,
 };
 use crate::knowledge::bm25::Index;
-use crate::knowledge::plan::{self, Query};
+use crate::knowledge::plan::{self, DowngradeReason, PlanKind, Query};
 use crate::llm::edits::{self, Block};
+use crate::llm::embeddings;
 use crate::llm::prompt::{self, DATA_RULE, Data, SourceKind};
 use crate::llm::search::{self, Hit};
 use crate::llm::{CallError, ChatRequest, metered};
@@ -376,18 +377,46 @@ impl Run<'_> {
         let top = index.search(&query, 1).first().map(|h| h.0);
         let confidence = top.map_or(0.0, |i| index.confidence(&failure.signature, i));
         let thresholds = self.opts.config.retrieval;
+        let semantic_available = self.embeddings.is_some() && !examples.is_empty();
         let (selected, rule) = plan::select(
             &Query {
                 intent,
                 lexical_confidence: confidence,
-                semantic_available: false,
+                semantic_available,
                 override_plan: None,
             },
             &thresholds,
         );
-        let (ran, reason) = plan::executable(selected, false, selected.limits().1, None);
+        let (mut ran, mut reason) =
+            plan::executable(selected, semantic_available, selected.limits().1, None);
+        let lexical = index.search(&query, ran.limits().0);
+        let hits = match (&self.embeddings, ran) {
+            (Some(embedder), PlanKind::HybridStandard | PlanKind::SemanticDeep) => {
+                // Recent examples first; the plan's fan-out caps what is embedded.
+                let pool: Vec<usize> = (0..examples.len()).rev().take(ran.limits().0).collect();
+                let mut inputs = vec![query.clone()];
+                inputs.extend(pool.iter().map(|&i| docs[i].clone()));
+                match embedder.embed(&inputs).await {
+                    Ok(vectors) => {
+                        let semantic: Vec<(usize, f64)> = pool
+                            .iter()
+                            .zip(&vectors[1..])
+                            .map(|(&i, v)| (i, embeddings::cosine(&vectors[0], v)))
+                            .collect();
+                        embeddings::merge(&lexical, &semantic, ran.limits().0)
+                    }
+                    Err(_) => {
+                        reason = reason.or(Some(DowngradeReason::SemanticUnavailable));
+                        ran = PlanKind::LexicalFast;
+                        lexical
+                    }
+                }
+            }
+            _ => lexical,
+        };
         let (fanout, budget_ms) = ran.limits();
-        let hits = index.search(&query, fanout);
+        let mut hits = hits;
+        hits.truncate(fanout);
         // Equally relevant examples rank by their standing (merged up, declined down).
         let best = hits
             .iter()

@@ -22,6 +22,7 @@ use crate::journal::{
 };
 use crate::llm::AnyProvider;
 use crate::llm::budget::Budget;
+use crate::llm::embeddings::Embeddings;
 use crate::llm::search::{self, Tavily};
 use crate::progress::Observer;
 use crate::recipes::overlay::Overlay;
@@ -88,6 +89,10 @@ pub async fn run<O: Observer>(
             None => None,
         },
         search_cache: search::Cache::default(),
+        embeddings: match &opts.config.embeddings {
+            Some(s) => Some(Embeddings::from_settings(s)?),
+            None => None,
+        },
     };
     loop {
         run.state.out_of_time =
@@ -201,6 +206,8 @@ struct Run<'a> {
     pending_cost: f64,
     search: Option<Tavily>,
     search_cache: search::Cache,
+    /// Semantic vectors for hybrid/deep retrieval, when configured.
+    embeddings: Option<Embeddings>,
 }
 
 impl Run<'_> {

@@ -374,6 +374,7 @@ async fn migrate(
     config.jdks = ctx.settings.jdks.clone();
     config.llm = ctx.settings.llm.clone();
     config.search = ctx.settings.search.clone();
+    config.embeddings = ctx.settings.embeddings.clone();
     let day_ago = crate::store::now_ms() - 24 * 3600 * 1000;
     let spent_today = ctx.store.spend_since(installation_id, day_ago).await?;
     config.budgets.max_cost_usd = config

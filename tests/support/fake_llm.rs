@@ -55,6 +55,7 @@ impl FakeLlm {
             .route("/v1/chat/completions", post(answer))
             .route("/v1/messages", post(answer))
             .route("/search", post(answer))
+            .route("/v1/embeddings", post(answer))
             .with_state(self.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
