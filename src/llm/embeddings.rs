@@ -1,7 +1,6 @@
 //! Semantic vectors from an OpenAI-compatible `/v1/embeddings` endpoint, for the hybrid
 //! and deep retrieval plans. Without one configured, retrieval is `semantic_unavailable`.
 
-use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use serde_json::json;
 
 use super::http::Client;
@@ -29,12 +28,7 @@ impl Embeddings {
 
     /// One vector per input, in input order.
     pub async fn embed(&self, inputs: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
-        let mut headers = HeaderMap::new();
-        if !self.client.key.expose().is_empty() {
-            let value = HeaderValue::from_str(&format!("Bearer {}", self.client.key.expose()))
-                .map_err(|e| LlmError::Transport(format!("API key: {e}")))?;
-            headers.insert(AUTHORIZATION, value);
-        }
+        let headers = self.client.bearer()?;
         let body = json!({"model": self.model, "input": inputs});
         let (answer, _) = self.client.post("/v1/embeddings", headers, &body).await?;
         let data = answer["data"]

@@ -40,6 +40,18 @@ impl Client {
         })
     }
 
+    /// `Authorization: Bearer <key>` (none when no key is set, e.g. a local model).
+    pub fn bearer(&self) -> Result<HeaderMap, LlmError> {
+        let mut headers = HeaderMap::new();
+        if !self.key.expose().is_empty() {
+            let value =
+                reqwest::header::HeaderValue::from_str(&format!("Bearer {}", self.key.expose()))
+                    .map_err(|e| LlmError::Transport(format!("API key: {e}")))?;
+            headers.insert(reqwest::header::AUTHORIZATION, value);
+        }
+        Ok(headers)
+    }
+
     /// POSTs `body` to `{base}{path}` with `headers`; returns the JSON answer and the
     /// number of attempts it took.
     pub async fn post(

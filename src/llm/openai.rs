@@ -1,6 +1,5 @@
 //! OpenAI-compatible chat completions (`POST /v1/chat/completions`).
 
-use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use serde_json::json;
 
 use super::http::Client;
@@ -26,12 +25,7 @@ impl Provider for OpenAi {
     }
 
     async fn complete(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
-        let mut headers = HeaderMap::new();
-        if !self.client.key.expose().is_empty() {
-            let value = HeaderValue::from_str(&format!("Bearer {}", self.client.key.expose()))
-                .map_err(|e| LlmError::Transport(format!("API key: {e}")))?;
-            headers.insert(AUTHORIZATION, value);
-        }
+        let headers = self.client.bearer()?;
         let body = json!({
             "model": self.model,
             "max_tokens": request.max_tokens,

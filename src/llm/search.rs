@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
-use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use serde::Serialize;
 use serde_json::json;
 
@@ -77,10 +76,7 @@ impl Tavily {
 
 impl SearchProvider for Tavily {
     async fn search(&self, query: &str) -> Result<Vec<Hit>, LlmError> {
-        let mut headers = HeaderMap::new();
-        let bearer = HeaderValue::from_str(&format!("Bearer {}", self.client.key.expose()))
-            .map_err(|e| LlmError::Transport(format!("API key: {e}")))?;
-        headers.insert(AUTHORIZATION, bearer);
+        let headers = self.client.bearer()?;
         let body =
             json!({"query": query, "max_results": self.max_results, "search_depth": "basic"});
         let (answer, _) = self.client.post("/search", headers, &body).await?;
