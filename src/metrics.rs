@@ -18,6 +18,8 @@ pub struct Metrics {
     pub llm_calls: IntCounter,
     pub llm_tokens: IntCounter,
     pub llm_cost_usd: Gauge,
+    /// Web-search cache lookups by result (`hit` or `miss`).
+    pub search_cache: IntCounterVec,
 }
 
 fn register<T: prometheus::core::Collector + Clone + 'static>(r: &Registry, m: T) -> T {
@@ -85,6 +87,14 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
         llm_cost_usd: register(
             &r,
             Gauge::new("llm_cost_usd_total", "LLM spend in US dollars").expect("valid metric"),
+        ),
+        search_cache: register(
+            &r,
+            IntCounterVec::new(
+                Opts::new("search_cache_total", "Web-search cache lookups"),
+                &["result"],
+            )
+            .expect("valid metric"),
         ),
         registry: r,
     }

@@ -189,6 +189,11 @@ async fn search_queries_are_cached_by_their_words_and_results_capped() {
     let second = cache.search(&tavily, &reordered).await.unwrap();
     assert_eq!(first, second);
     assert_eq!((cache.hits, cache.misses), (1, 1));
+    let metrics = uplift::metrics::METRICS.render(&[]);
+    assert!(
+        metrics.contains("uplift_search_cache_total{result=\"hit\"}"),
+        "{metrics}"
+    );
     assert!(first[0].content.len() <= search::MAX_RESULT_BYTES);
     let got = fake.received();
     assert_eq!(got.len(), 1, "the second query came from the cache");

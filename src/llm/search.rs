@@ -172,11 +172,14 @@ impl Cache {
         query: &str,
     ) -> Result<Vec<Hit>, LlmError> {
         let key = cache_key(query);
+        let counter = &crate::metrics::METRICS.search_cache;
         if let Some(found) = self.entries.get(&key) {
             self.hits += 1;
+            counter.with_label_values(&["hit"]).inc();
             return Ok(found.clone());
         }
         self.misses += 1;
+        counter.with_label_values(&["miss"]).inc();
         let hits = provider.search(query).await?;
         self.entries.insert(key, hits.clone());
         Ok(hits)
