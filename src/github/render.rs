@@ -616,3 +616,95 @@ pub fn status_comment(
     }
     fit(md, BODY_LIMIT, "(truncated)")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::maven::BuildRun;
+    use crate::journal::outcome::{Outcome, OutcomeRecord};
+    use crate::journal::{BuildOutcome, Category, Entry, FixAttempt, FixResult, Stage, Validation};
+    use crate::pipeline::failure::{Failure, FailureKind};
+
+    fn entry(stage: Stage, result: StepResult) -> Entry {
+        Entry {
+            seq: 1,
+            stage,
+            known: String::new(),
+            intent: String::new(),
+            rule: String::new(),
+            inputs: serde_json::json!({}),
+            result,
+            category: Category::Success,
+            duration_ms: 0,
+            cost_usd: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_fix_loop_that_ends_red_asks_for_a_person() {
+        let red = Validation {
+            build: BuildOutcome {
+                jdk: Some(17),
+                raised_level: None,
+                run: Some(BuildRun {
+                    command: "mvn test".into(),
+                    jdk: 17,
+                    exit_code: Some(1),
+                    timed_out: false,
+                    duration_ms: 1,
+                    errors: vec!["[ERROR] A.java:[1,1] cannot find symbol".into()],
+                    tail: vec![],
+                    output_bytes: 0,
+                    output_truncated: false,
+                }),
+                tests: Default::default(),
+                error: None,
+            },
+            lost_from_source: vec![],
+            newly_failing: vec![],
+            newly_skipped: vec![],
+            executed_before: 0,
+            executed_after: 0,
+            green_before: 0,
+            green_after: 0,
+            class_majors: Default::default(),
+            expected_major: 61,
+        };
+        let fix = FixAttempt {
+            attempt: 3,
+            failure: Failure {
+                kind: FailureKind::Compile,
+                errors: vec![],
+                signature: "cannot find symbol".into(),
+                location: None,
+            },
+            tier: "llm".into(),
+            retrieval: None,
+            prompt_chars: 1,
+            model: Some("m".into()),
+            usage: None,
+            search: None,
+            result: FixResult::Rejected {
+                reason: "weakens tests".into(),
+            },
+        };
+        let classified = OutcomeRecord {
+            outcome: Outcome::Failure,
+            tasks_total: 1,
+            tasks_done: 1,
+            reasons: vec!["migrated build is red".into()],
+        };
+        let mut journal = Journal {
+            run_id: "r".into(),
+            entries: vec![
+                entry(Stage::Validate, StepResult::Validated(Box::new(red))),
+                entry(Stage::Classify, StepResult::Classified(classified)),
+            ],
+        };
+        assert_eq!(conclusion(&journal), Conclusion::Failure, "no fix loop ran");
+        journal
+            .entries
+            .insert(1, entry(Stage::Fix, StepResult::Fixed(Box::new(fix))));
+        assert_eq!(conclusion(&journal), Conclusion::ActionRequired);
+    }
+}
