@@ -17,11 +17,16 @@ static STACK_FRAME: LazyLock<Regex> =
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\b\d+\b").expect("valid"));
 static SPACE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s+").expect("valid"));
 
+/// An `at com.x.Y.z(Y.java:12)` line of a stack trace.
+pub fn is_stack_frame(line: &str) -> bool {
+    STACK_FRAME.is_match(line)
+}
+
 /// The normalized signature of one error (its first lines carry the meaning).
 pub fn normalize(error: &str) -> String {
     let lines: Vec<String> = error
         .lines()
-        .filter(|l| !STACK_FRAME.is_match(l))
+        .filter(|l| !is_stack_frame(l))
         .map(|l| MARKER.replace(l, "").to_string())
         .filter(|l| !l.trim().is_empty())
         .take(3)

@@ -94,8 +94,6 @@ impl SearchProvider for Tavily {
     }
 }
 
-static FRAME: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*at [\w$.<>]+\(.*\)\s*$").expect("valid"));
 static MARKER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\[(?:INFO|ERROR|WARNING)\]").expect("valid"));
 static POSITION: LazyLock<Regex> = LazyLock::new(|| {
@@ -107,7 +105,7 @@ static SPACE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s+").expect("vali
 pub fn query(error: &str, java: Option<u32>, spring_boot: Option<&str>) -> String {
     let cleaned: Vec<String> = error
         .lines()
-        .filter(|l| !FRAME.is_match(l))
+        .filter(|l| !crate::knowledge::signature::is_stack_frame(l))
         .map(|l| MARKER.replace_all(l, " ").to_string())
         .map(|l| POSITION.replace_all(&l, "$1").to_string())
         .collect();

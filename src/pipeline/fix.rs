@@ -374,8 +374,11 @@ impl Run<'_> {
         let index = Index::new(docs.iter().map(String::as_str));
         let query = format!("{} {}", failure.signature, self.features());
         let intent = plan::intent(&failure.signature);
-        let top = index.search(&query, 1).first().map(|h| h.0);
-        let confidence = top.map_or(0.0, |i| index.confidence(&failure.signature, i));
+        // One lexical pass at the widest fan-out; each plan takes its prefix.
+        let ranked = index.search(&query, PlanKind::SemanticDeep.limits().0);
+        let confidence = ranked
+            .first()
+            .map_or(0.0, |h| index.confidence(&failure.signature, h.0));
         let thresholds = self.opts.config.retrieval;
         let semantic_available = self.embeddings.is_some() && !examples.is_empty();
         let (selected, rule) = plan::select(
@@ -389,8 +392,9 @@ impl Run<'_> {
         );
         let (mut ran, mut reason) =
             plan::executable(selected, semantic_available, selected.limits().1, None);
-        let lexical = index.search(&query, ran.limits().0);
-        let hits = match (&self.embeddings, ran) {
+        let mut lexical = ranked;
+        lexical.truncate(ran.limits().0);
+        let mut hits = match (&self.embeddings, ran) {
             (Some(embedder), PlanKind::HybridStandard | PlanKind::SemanticDeep) => {
                 // Recent examples first; the plan's fan-out caps what is embedded.
                 let pool: Vec<usize> = (0..examples.len()).rev().take(ran.limits().0).collect();
@@ -415,7 +419,6 @@ impl Run<'_> {
             _ => lexical,
         };
         let (fanout, budget_ms) = ran.limits();
-        let mut hits = hits;
         hits.truncate(fanout);
         // Equally relevant examples rank by their standing (merged up, declined down).
         let best = hits

@@ -64,8 +64,8 @@ pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 10] {
             "code",
             "Replaces junit:junit with JUnit Jupiter, or adds Jupiter plus the vintage engine where JUnit 4 code remains.",
         ),
-        (JUNIT4_TO_JUPITER, "table", junit5_description()),
-        (JAVAX_TO_JAKARTA, "table", jakarta_description()),
+        (JUNIT4_TO_JUPITER, "table", &junit5::TABLE.description),
+        (JAVAX_TO_JAKARTA, "table", &jakarta::TABLE.description),
         (SPRING_BOOT_3, "table", spring_boot::description()),
         (
             JAVA_UPGRADE_VERSIONS,
@@ -83,14 +83,6 @@ pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 10] {
             "Gradle scripts (Groovy and Kotlin DSL): Java level, JUnit Platform and Jupiter dependencies, moved coordinates and the Spring Boot plugin, as literal edits (not validated by a build).",
         ),
     ]
-}
-
-fn junit5_description() -> &'static str {
-    &junit5::TABLE.description
-}
-
-fn jakarta_description() -> &'static str {
-    &jakarta::TABLE.description
 }
 
 /// What pom recipes read: the analysis and the versions to write.
