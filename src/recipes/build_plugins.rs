@@ -3,11 +3,11 @@
 
 use std::collections::BTreeSet;
 
-use crate::analyze::pom::{child, plugin_nodes_for, property_reference, version_lt};
 use crate::recipes::overlay::Overlay;
-use crate::recipes::pom_edit::{append_under, set_text};
+use crate::recipes::pom_edit::append_under;
 
 use super::PomContext;
+use super::coordinates::{self, Kind, Move};
 
 /// Oldest compiler plugin that knows `release` and JDK 17+ class files.
 const MIN_COMPILER: &str = "3.8.0";
@@ -29,63 +29,27 @@ pub fn apply(
     needs: &Needs,
 ) -> anyhow::Result<Vec<String>> {
     let fp = ctx.fingerprint;
-    let mut changes = Vec::new();
-    let mut wanted = vec![(
+    // Raised (literal or through its property) only when below the minimum that works.
+    let raise = |artifact: &str, min: &str, new: &str| Move {
+        from: format!("org.apache.maven.plugins:{artifact}"),
+        to: format!("org.apache.maven.plugins:{artifact}:{new}"),
+        below: Some(min.to_string()),
+    };
+    let mut wanted = vec![raise(
         "maven-compiler-plugin",
         MIN_COMPILER,
-        ctx.catalog.compiler_plugin.as_str(),
+        &ctx.catalog.compiler_plugin,
     )];
     if needs.junit_platform {
         for artifact in ["maven-surefire-plugin", "maven-failsafe-plugin"] {
-            wanted.push((
+            wanted.push(raise(
                 artifact,
                 MIN_SUREFIRE_FOR_PLATFORM,
-                ctx.catalog.surefire.as_str(),
+                &ctx.catalog.surefire,
             ));
         }
     }
-    for (i, module) in fp.modules.iter().enumerate().filter(|(_, m)| !m.skipped) {
-        for &(artifact, min, new) in &wanted {
-            for plugin in module.pom.plugin(artifact) {
-                let Some(raw) = plugin.version.as_deref() else {
-                    continue;
-                };
-                let (def, current) = match property_reference(raw) {
-                    Some(name) => match fp.property(i, name) {
-                        Some((m, v)) => (Some((m, name)), v),
-                        None => continue,
-                    },
-                    None => (None, raw),
-                };
-                if !version_lt(current, min) {
-                    continue;
-                }
-                match def {
-                    Some((m, name)) => {
-                        overlay.edit_pom(&fp.modules[m].pom.path, |src, project| {
-                            child(project, "properties")
-                                .and_then(|p| child(p, name))
-                                .map(|n| vec![set_text(src, n, new)])
-                                .unwrap_or_default()
-                        })?;
-                    }
-                    None => {
-                        let managed = plugin.managed;
-                        overlay.edit_pom(&module.pom.path, |src, project| {
-                            plugin_nodes_for(project, artifact, managed)
-                                .filter_map(|p| child(p, "version"))
-                                .map(|v| set_text(src, v, new))
-                                .collect()
-                        })?;
-                    }
-                }
-                changes.push(format!(
-                    "{}: {artifact} {current} -> {new}",
-                    module.pom.path.display()
-                ));
-            }
-        }
-    }
+    let mut changes = coordinates::apply(ctx, overlay, &wanted, Kind::Plugin)?;
     let versioned = |artifact: &str| {
         fp.modules
             .iter()

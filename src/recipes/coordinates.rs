@@ -17,12 +17,15 @@ use crate::recipes::pom_edit::set_text;
 
 use super::PomContext;
 
-/// `from` (group:artifact) moves to `to` (group:artifact:version).
+/// `from` (group:artifact) moves to `to` (group:artifact:version). The version is raised
+/// when the declared one is below `below` (default: below `to`'s version).
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Move {
     pub from: String,
     pub to: String,
+    #[serde(default)]
+    pub below: Option<String>,
 }
 
 /// Which declarations a move applies to.
@@ -36,6 +39,7 @@ pub enum Kind {
 struct Parsed<'a> {
     from: (&'a str, &'a str),
     to: (&'a str, &'a str, &'a str),
+    below: &'a str,
 }
 
 fn parse(m: &Move) -> anyhow::Result<Parsed<'_>> {
@@ -45,6 +49,7 @@ fn parse(m: &Move) -> anyhow::Result<Parsed<'_>> {
         ([g, a], [tg, ta, tv]) => Ok(Parsed {
             from: (g, a),
             to: (tg, ta, tv),
+            below: m.below.as_deref().unwrap_or(tv),
         }),
         _ => anyhow::bail!("move {} -> {}: expected g:a -> g:a:v", m.from, m.to),
     }
@@ -108,7 +113,7 @@ pub fn apply(
                 match property_reference(raw) {
                     Some(name) => {
                         if let Some((def, current)) = fp.property(i, name)
-                            && version_lt(current, tv)
+                            && version_lt(current, m.below)
                             && properties_done.insert((def, name.to_string()))
                         {
                             property_edits.push((def, name.to_string(), tv.to_string()));
@@ -118,7 +123,7 @@ pub fn apply(
                             ));
                         }
                     }
-                    None if version_lt(raw, tv) => {
+                    None if version_lt(raw, m.below) => {
                         edits.push(set_text(src, v, tv));
                         changes.push(format!("{}: {ta} {raw} -> {tv}", rel.display()));
                     }

@@ -252,6 +252,7 @@ mod tests {
         let moves = [Move {
             from: "javax.servlet:javax.servlet-api".into(),
             to: "jakarta.servlet:jakarta.servlet-api:6.0.0".into(),
+            below: None,
         }];
         let r = script(
             src,
@@ -283,6 +284,7 @@ mod tests {
         let moves = [Move {
             from: "org.projectlombok:lombok".into(),
             to: "org.projectlombok:lombok:1.18.30".into(),
+            below: None,
         }];
         let r = script(src, &inputs(&moves, None, None));
         assert_eq!(r.text, None, "{:?}", r.changes);

@@ -81,6 +81,7 @@ pub fn pom(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<Vec<String
     let at = |ga: &str, v: &str| Move {
         from: ga.to_string(),
         to: format!("{ga}:{v}"),
+        below: None,
     };
     let mut changes = coordinates::apply(
         ctx,

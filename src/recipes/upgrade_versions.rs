@@ -40,6 +40,7 @@ fn moves(list: &[Minimum], target: u32) -> Vec<Move> {
             Some(Move {
                 from: m.coordinates.clone(),
                 to: format!("{}:{v}", m.coordinates),
+                below: None,
             })
         })
         .collect()
