@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
+use crate::build::sandbox::{HostAccess, Isolation, Limits, Network, Sandbox};
 use crate::config::{Config, REPO_CONFIG_PATH};
 use crate::github::GitHub;
 use crate::journal::{Journal, render};
@@ -117,6 +118,43 @@ fn project_config(root: &std::path::Path, explicit: Option<PathBuf>) -> anyhow::
     }
 }
 
+/// The CLI sandboxes builds when bubblewrap works here, and says so when it cannot.
+fn cli_isolation(operator_args: &[String]) -> Option<Isolation> {
+    match Sandbox::detect(Limits::default()) {
+        Ok(sandbox) => Some(Isolation {
+            sandbox,
+            access: HostAccess::from_operator_args(operator_args, Some(store::cache_dir().join("m2"))),
+        }),
+        Err(e) => {
+            eprintln!("warning: builds run WITHOUT a sandbox: {e}");
+            None
+        }
+    }
+}
+
+/// The app runs builds only in a working sandbox, unless the operator explicitly opts out
+/// for development.
+fn app_sandbox(unsafe_no_sandbox: bool) -> anyhow::Result<Option<Sandbox>> {
+    match Sandbox::detect(Limits::default()) {
+        Ok(sandbox) => {
+            tracing::info!(sandbox = %sandbox.describe(&Network::None), "builds run sandboxed");
+            Ok(Some(sandbox))
+        }
+        Err(e) if unsafe_no_sandbox => {
+            tracing::error!(
+                error = %e,
+                "UPLIFT_UNSAFE_NO_SANDBOX=1: builds run repositories' code UNSANDBOXED, with \
+                 access to this machine; never do this with real installations"
+            );
+            Ok(None)
+        }
+        Err(e) => anyhow::bail!(
+            "{e}. Builds run untrusted repository code and need the sandbox \
+             (set UPLIFT_UNSAFE_NO_SANDBOX=1 for local development only)"
+        ),
+    }
+}
+
 async fn open_store(db: Option<PathBuf>) -> anyhow::Result<Store> {
     Store::open(&db.unwrap_or_else(store::default_path)).await
 }
@@ -138,7 +176,16 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             let root = dir
                 .canonicalize()
                 .with_context(|| format!("{} does not exist", dir.display()))?;
+            let explicit_config = config.is_some();
             let mut cfg = project_config(&root, config)?;
+            // Paths the sandbox may show come from the operator (flags, their own file),
+            // never from the repository's `.github/uplift.yml`.
+            let mut operator_args = if explicit_config {
+                cfg.maven_args.clone()
+            } else {
+                Vec::new()
+            };
+            operator_args.extend(maven_args.iter().cloned());
             if let Some(t) = target_java {
                 cfg.target = t.parse()?;
             }
@@ -148,11 +195,17 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             cfg.maven_args.extend(maven_args);
             cfg.validate()?;
             let store = open_store(cli.db).await?;
+            let isolation = if no_build || dry_run {
+                None
+            } else {
+                cli_isolation(&operator_args)
+            };
             let opts = RunOptions {
                 root,
                 config: cfg,
                 build: !no_build,
                 dry_run,
+                isolation,
             };
             let mut progress = Progress::new(true);
             let journal = pipeline::run(&opts, &store, &mut progress).await?;
@@ -243,11 +296,13 @@ async fn run_app(serve: bool, work: bool) -> anyhow::Result<i32> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut tasks = Vec::new();
     if work {
+        let sandbox = app_sandbox(settings.unsafe_no_sandbox)?;
         let ctx = worker::Context {
             store: store.clone(),
             github: GitHub::new(&settings)?,
             settings: settings.clone(),
             wake: wake.clone(),
+            sandbox,
         };
         tasks.push(tokio::spawn(worker::run(ctx, stop_rx.clone())));
     }

@@ -54,6 +54,8 @@ pub struct Settings {
     /// Extra Maven arguments for every build (e.g. a settings file for a mirror).
     pub maven_args: Vec<String>,
     pub json_logs: bool,
+    /// `UPLIFT_UNSAFE_NO_SANDBOX=1`: run builds without the sandbox (development only).
+    pub unsafe_no_sandbox: bool,
     /// The LLM tier for every repository (UPLIFT_LLM_API / _BASE_URL / _MODEL, key in
     /// UPLIFT_LLM_API_KEY). A repository's own `llm:` is ignored: it could point the
     /// server's key at any host.
@@ -177,6 +179,7 @@ impl Settings {
                 .map(|v| v.split_whitespace().map(String::from).collect())
                 .unwrap_or_default(),
             json_logs: var("UPLIFT_LOG_FORMAT").is_some_and(|v| v == "json"),
+            unsafe_no_sandbox: var("UPLIFT_UNSAFE_NO_SANDBOX").is_some_and(|v| v == "1"),
         })
     }
 }

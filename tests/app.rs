@@ -70,6 +70,7 @@ fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
         jdks: Default::default(),
         maven_args: maven_args(),
         json_logs: false,
+        unsafe_no_sandbox: false,
         llm: None,
         embeddings: None,
         search: None,
@@ -121,6 +122,10 @@ async fn start_with(fixture: &str, with_worker: bool, tweak: impl FnOnce(&mut Se
             github: uplift::github::GitHub::new(&settings).unwrap(),
             settings: settings.clone(),
             wake: wake.clone(),
+            sandbox: Some(
+                uplift::build::sandbox::Sandbox::detect(Default::default())
+                    .expect("the app tests build in the bubblewrap sandbox"),
+            ),
         };
         tokio::spawn(uplift::worker::run(ctx, stop_rx.clone()));
     }

@@ -2,19 +2,22 @@
 //! the whole process group, and capped, redacted output.
 
 use std::collections::VecDeque;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader};
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
 use super::jdk::Jdk;
+use super::sandbox::{Isolation, Network, Spec};
 use crate::redact::redact;
 
-/// Variables a build may see; everything else (tokens, keys) is withheld.
+/// Variables a build may see; everything else (tokens, keys) is withheld. In the sandbox,
+/// `HOME`, `TMPDIR` and `USER` are the sandbox's own.
 const ENV_ALLOWLIST: &[&str] = &[
     "PATH",
     "HOME",
@@ -26,6 +29,8 @@ const ENV_ALLOWLIST: &[&str] = &[
     "MAVEN_HOME",
     "M2_HOME",
 ];
+/// Variables naming directories the build must be able to read.
+const ENV_DIRS: &[&str] = &["MAVEN_HOME", "M2_HOME"];
 
 #[derive(Debug, Clone)]
 pub struct MavenRequest<'a> {
@@ -37,6 +42,9 @@ pub struct MavenRequest<'a> {
     pub properties: Vec<(String, String)>,
     pub timeout: Duration,
     pub max_output_bytes: usize,
+    /// The sandbox and what of the host it shows; `None` runs Maven directly on the host
+    /// (the CLI where bubblewrap is missing, or the app's explicit unsafe escape hatch).
+    pub isolation: Option<&'a Isolation>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -52,6 +60,9 @@ pub struct BuildRun {
     pub tail: Vec<String>,
     pub output_bytes: usize,
     pub output_truncated: bool,
+    /// How the build was isolated (`None`: it ran on the host without a sandbox).
+    #[serde(default)]
+    pub sandbox: Option<String>,
 }
 
 impl BuildRun {
@@ -84,22 +95,69 @@ struct Capture {
 }
 
 const TAIL_LINES: usize = 80;
+/// Bytes kept of one output line; a build can print a line of any length (or none at all).
+const MAX_LINE_BYTES: usize = 4096;
 
-async fn pump(stream: impl AsyncRead + Unpin, capture: Arc<Mutex<Capture>>, cap: usize) {
-    let mut lines = BufReader::new(stream).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
-        let mut c = capture.lock().unwrap_or_else(|e| e.into_inner());
-        c.bytes += line.len() + 1;
-        if c.bytes > cap {
-            c.truncated = true;
+impl Capture {
+    /// One output line: its kept prefix (at most [`MAX_LINE_BYTES`]) and its true length.
+    fn line(&mut self, kept: &[u8], len: usize, cap: usize) {
+        self.bytes += len + 1;
+        if self.bytes > cap {
+            self.truncated = true;
         }
-        if line.starts_with("[ERROR]") && c.errors.len() < 30 {
-            c.errors.push(redact(&line));
+        let mut line = String::from_utf8_lossy(kept)
+            .trim_end_matches('\r')
+            .to_string();
+        if len > kept.len() {
+            line.push_str(&format!(" … [{} more bytes]", len - kept.len()));
         }
-        if c.tail.len() == TAIL_LINES {
-            c.tail.pop_front();
+        if line.starts_with("[ERROR]") && self.errors.len() < 30 {
+            self.errors.push(redact(&line));
         }
-        c.tail.push_back(line);
+        if self.tail.len() == TAIL_LINES {
+            self.tail.pop_front();
+        }
+        self.tail.push_back(line);
+    }
+}
+
+/// Reads a stream to its end whatever it carries (any bytes, lines of any length), keeping at
+/// most [`MAX_LINE_BYTES`] of a line in memory: stopping early would close the pipe and kill
+/// the build, so everything is drained and only the kept part is bounded.
+async fn pump(mut stream: impl AsyncRead + Unpin, capture: Arc<Mutex<Capture>>, cap: usize) {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut line: Vec<u8> = Vec::new();
+    let mut line_len = 0usize;
+    loop {
+        let n = match stream.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let mut chunk = &buf[..n];
+        while !chunk.is_empty() {
+            let (part, rest, end) = match chunk.iter().position(|&b| b == b'\n') {
+                Some(i) => (&chunk[..i], &chunk[i + 1..], true),
+                None => (chunk, &[][..], false),
+            };
+            let room = MAX_LINE_BYTES.saturating_sub(line.len());
+            line.extend_from_slice(&part[..part.len().min(room)]);
+            line_len += part.len();
+            if end {
+                capture
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .line(&line, line_len, cap);
+                line.clear();
+                line_len = 0;
+            }
+            chunk = rest;
+        }
+    }
+    if line_len > 0 {
+        capture
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .line(&line, line_len, cap);
     }
 }
 
@@ -123,21 +181,51 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
     args.extend(req.user_args.iter().cloned());
     args.extend(req.properties.iter().map(|(k, v)| format!("-D{k}={v}")));
     args.extend(req.goals.iter().map(|g| g.to_string()));
-    let mut cmd = Command::new(&mvn);
-    cmd.args(&args)
-        .current_dir(req.root)
-        .env_clear()
-        .stdin(Stdio::null())
+    let env: Vec<(String, OsString)> = ENV_ALLOWLIST
+        .iter()
+        .filter_map(|k| std::env::var_os(k).map(|v| (k.to_string(), v)))
+        .chain([("JAVA_HOME".to_string(), req.jdk.home.clone().into())])
+        .collect();
+    // Kept until the build ends: the sandbox's /tmp and home.
+    let scratch = tempfile::Builder::new()
+        .prefix("uplift-build-")
+        .tempdir()
+        .map_err(MavenError::Spawn)?;
+    let mut cmd = match req.isolation {
+        Some(iso) => {
+            let mut read_only = vec![req.jdk.home.clone()];
+            read_only.extend(mvn.canonicalize().ok().and_then(|m| {
+                // <maven home>/bin/mvn: the whole installation must be readable.
+                m.parent().and_then(Path::parent).map(Path::to_path_buf)
+            }));
+            read_only.extend(
+                ENV_DIRS
+                    .iter()
+                    .filter_map(|k| std::env::var_os(k).map(PathBuf::from)),
+            );
+            let spec = Spec {
+                work_tree: req.root,
+                scratch: scratch.path(),
+                read_only,
+                access: &iso.access,
+                network: Network::None,
+                program: &mvn,
+                args: &args,
+                env,
+            };
+            iso.sandbox.command(&spec).map_err(MavenError::Spawn)?
+        }
+        None => {
+            let mut cmd = Command::new(&mvn);
+            cmd.args(&args).current_dir(req.root).env_clear().envs(env);
+            cmd
+        }
+    };
+    cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
-    for key in ENV_ALLOWLIST {
-        if let Some(v) = std::env::var_os(key) {
-            cmd.env(key, v);
-        }
-    }
-    cmd.env("JAVA_HOME", &req.jdk.home);
     let started = Instant::now();
     let mut child = cmd.spawn().map_err(MavenError::Spawn)?;
     let mut group = GroupKill(child.id().map(|p| p as i32));
@@ -179,5 +267,8 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
         tail: c.tail.iter().map(|l| redact(l)).collect(),
         output_bytes: c.bytes,
         output_truncated: c.truncated,
+        sandbox: req
+            .isolation
+            .map(|iso| iso.sandbox.describe(&Network::None)),
     })
 }

@@ -4,6 +4,7 @@ pub mod classfile;
 pub mod jdk;
 pub mod maven;
 pub mod reports;
+pub mod sandbox;
 
 use std::path::Path;
 

@@ -656,6 +656,7 @@ mod tests {
                     tail: vec![],
                     output_bytes: 0,
                     output_truncated: false,
+                    sandbox: None,
                 }),
                 tests: Default::default(),
                 error: None,

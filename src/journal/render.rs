@@ -122,6 +122,9 @@ pub fn markdown(journal: &Journal) -> String {
             test_counts(&b.tests).1,
             test_counts(&b.tests).2,
         );
+        if let Some(r) = run {
+            let _ = writeln!(md, "\nBuilds: {}", isolation(r));
+        }
         if let Some(e) = &b.error {
             let _ = writeln!(md, "\nError: {e}");
         }
@@ -417,6 +420,14 @@ pub fn test_counts(t: &crate::build::reports::TestResults) -> (usize, usize, usi
 }
 
 /// The terminal summary printed at the end of `uplift migrate`.
+/// Whether a build ran in the sandbox: a user must know when untrusted code ran unconfined.
+fn isolation(run: &crate::build::maven::BuildRun) -> String {
+    match &run.sandbox {
+        Some(how) => format!("sandboxed ({how})"),
+        None => "NOT sandboxed: the project's build and tests ran with this machine's access".into(),
+    }
+}
+
 pub fn summary(journal: &Journal) -> String {
     let mut s = String::new();
     if let Some(o) = journal.outcome() {
@@ -439,6 +450,9 @@ pub fn summary(journal: &Journal) -> String {
             v.executed_after,
             if v.invariant() { "passed" } else { "FAILED" }
         );
+    }
+    if let Some(run) = journal.baseline().and_then(|b| b.run.as_ref()) {
+        let _ = writeln!(s, "Builds: {}", isolation(run));
     }
     for r in journal.task_records().filter(|r| !r.status.is_done()) {
         let _ = writeln!(

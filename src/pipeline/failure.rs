@@ -111,6 +111,7 @@ mod tests {
             tail: vec![],
             output_bytes: 0,
             output_truncated: false,
+            sandbox: None,
             jdk: 17,
         }
     }

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::analyze::{self, Fingerprint};
+use crate::build::sandbox::Isolation;
 use crate::build::{classfile, jdk, maven, reports};
 use crate::config::Config;
 use crate::journal::outcome::classify;
@@ -36,6 +37,8 @@ pub struct RunOptions {
     pub config: Config,
     pub build: bool,
     pub dry_run: bool,
+    /// The build sandbox; `None` builds on the host (said in every build's journal entry).
+    pub isolation: Option<Isolation>,
 }
 
 /// Drives one run to its outcome. Errors returned here are failures of Uplift itself
@@ -347,6 +350,7 @@ impl Run<'_> {
             properties: props,
             timeout: Duration::from_secs(budgets.build_timeout_secs),
             max_output_bytes: budgets.max_build_output_bytes,
+            isolation: self.opts.isolation.as_ref(),
         };
         match maven::run(req).await {
             Ok(run) => {

@@ -44,6 +44,15 @@ pub struct RunRow {
 }
 
 /// `$UPLIFT_DB`, else `$XDG_DATA_HOME/uplift/uplift.db`, else `~/.local/share/uplift/uplift.db`.
+/// Uplift's cache directory (`$XDG_CACHE_HOME/uplift`, else `~/.cache/uplift`).
+pub fn cache_dir() -> PathBuf {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("uplift")
+}
+
 pub fn default_path() -> PathBuf {
     if let Some(p) = std::env::var_os("UPLIFT_DB") {
         return PathBuf::from(p);

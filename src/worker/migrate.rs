@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Mutex, mpsc, watch};
 
 use super::{Context, Ended, MigrateRequest};
+use crate::build::sandbox::{HostAccess, Isolation};
 use crate::config::{Config, REPO_CONFIG_PATH};
 use crate::github::api::RepoApi;
 use crate::github::render::{self, INVARIANCE_CHECK, MIGRATION_CHECK, Phase, RunContext};
@@ -382,11 +383,21 @@ async fn migrate(
         .max_cost_usd
         .min(ctx.settings.max_cost_per_run_usd)
         .min((ctx.settings.max_cost_per_installation_day_usd - spent_today).max(0.0));
+    let repo = publisher.lock().await.run.repo.clone();
     let opts = RunOptions {
         root: workdir.to_path_buf(),
         config,
         build: !request.plan_only,
         dry_run: request.dry_run,
+        isolation: ctx.sandbox.clone().map(|sandbox| Isolation {
+            sandbox,
+            // One Maven repository per repository: a build cannot plant artifacts another
+            // repository's build would use.
+            access: HostAccess::from_operator_args(
+                &ctx.settings.maven_args,
+                Some(ctx.settings.work_dir.join("m2").join(repo.replace('/', "__"))),
+            ),
+        }),
     };
     let (stages_tx, mut stages_rx) = mpsc::unbounded_channel();
     let reporter = {

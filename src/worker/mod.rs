@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, watch};
 
+use crate::build::sandbox::Sandbox;
 use crate::github::GitHub;
 use crate::metrics::METRICS;
 use crate::settings::Settings;
@@ -41,6 +42,8 @@ pub struct Context {
     pub settings: Arc<Settings>,
     /// Woken when a job is queued, so idle workers need not wait for the next poll.
     pub wake: Arc<Notify>,
+    /// The build sandbox, checked at start-up; `None` only with `UPLIFT_UNSAFE_NO_SANDBOX=1`.
+    pub sandbox: Option<Sandbox>,
 }
 
 /// How a job ended, as the handler reports it.
