@@ -123,7 +123,10 @@ fn cli_isolation(operator_args: &[String]) -> Option<Isolation> {
     match Sandbox::detect(Limits::default()) {
         Ok(sandbox) => Some(Isolation {
             sandbox,
-            access: HostAccess::from_operator_args(operator_args, Some(store::cache_dir().join("m2"))),
+            access: HostAccess::from_operator_args(
+                operator_args,
+                Some(store::cache_dir().join("m2")),
+            ),
         }),
         Err(e) => {
             eprintln!("warning: builds run WITHOUT a sandbox: {e}");

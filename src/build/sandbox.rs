@@ -394,6 +394,13 @@ fn apply_limits(limits: &Limits) -> std::io::Result<()> {
     set(libc::RLIMIT_CORE, 0)?;
     // No descriptor of the worker (database, sockets, the key file) survives the exec.
     // SAFETY: close_range with CLOEXEC only marks descriptors; stdio (0-2) is untouched.
-    unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, libc::CLOSE_RANGE_CLOEXEC) };
+    unsafe {
+        libc::syscall(
+            libc::SYS_close_range,
+            3u32,
+            u32::MAX,
+            libc::CLOSE_RANGE_CLOEXEC,
+        )
+    };
     Ok(())
 }

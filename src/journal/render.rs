@@ -424,7 +424,9 @@ pub fn test_counts(t: &crate::build::reports::TestResults) -> (usize, usize, usi
 fn isolation(run: &crate::build::maven::BuildRun) -> String {
     match &run.sandbox {
         Some(how) => format!("sandboxed ({how})"),
-        None => "NOT sandboxed: the project's build and tests ran with this machine's access".into(),
+        None => {
+            "NOT sandboxed: the project's build and tests ran with this machine's access".into()
+        }
     }
 }
 

@@ -395,7 +395,12 @@ async fn migrate(
             // repository's build would use.
             access: HostAccess::from_operator_args(
                 &ctx.settings.maven_args,
-                Some(ctx.settings.work_dir.join("m2").join(repo.replace('/', "__"))),
+                Some(
+                    ctx.settings
+                        .work_dir
+                        .join("m2")
+                        .join(repo.replace('/', "__")),
+                ),
             ),
         }),
     };

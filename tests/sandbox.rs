@@ -1,0 +1,180 @@
+//! The build sandbox against a hostile repository (`tests/fixtures/hostile`): its test tries
+//! to read the worker's environment and memory, a key file and the journal database, to
+//! write outside the work tree, to reach loopback services and to leave a process behind,
+//! and fails with what it found. Under `uplift migrate` it must find nothing; run directly
+//! on the host (the control) the same test must find the escapes, so the probe is proven.
+
+use std::collections::BTreeMap;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+mod support;
+
+struct Hostile {
+    dir: tempfile::TempDir,
+    project: PathBuf,
+    outside: PathBuf,
+    canary: String,
+    sleeper: String,
+    /// Stands for the app (or any loopback service): a build must not reach it.
+    listener: TcpListener,
+}
+
+fn support_file(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/support")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+fn hostile() -> Hostile {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("project");
+    support::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile"),
+        &project,
+    );
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let canary = format!("canary-{}", uuid::Uuid::new_v4().simple());
+    std::fs::write(outside.join("key.pem"), format!("{canary}\n")).unwrap();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let sleeper = format!("{}", 30_000 + std::process::id() % 10_000);
+    let resources = project.join("src/test/resources");
+    std::fs::create_dir_all(&resources).unwrap();
+    std::fs::write(
+        resources.join("hostile-targets.properties"),
+        format!(
+            "canary={canary}\nsleeper={sleeper}\nread.key={key}\nread.journal={journal}\n\
+             write.outside={outside}\nconnect.app=127.0.0.1:{port}\nconnect.postgres=127.0.0.1:5432\n",
+            key = outside.join("key.pem").display(),
+            journal = dir.path().join("journal.db").display(),
+            outside = outside.display(),
+            port = listener.local_addr().unwrap().port(),
+        ),
+    )
+    .unwrap();
+    Hostile {
+        dir,
+        project,
+        outside,
+        canary,
+        sleeper,
+        listener,
+    }
+}
+
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(|e| (e.path().to_path_buf(), std::fs::read(e.path()).unwrap()))
+        .collect()
+}
+
+/// Host processes whose command line is `sleep <seconds>`.
+fn sleepers(seconds: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c == format!("sleep\0{seconds}\0").as_bytes())
+        })
+        .collect()
+}
+
+fn findings(project: &Path) -> String {
+    std::fs::read_to_string(project.join("target/escape-findings.txt"))
+        .expect("the hostile test ran and wrote its findings")
+}
+
+#[test]
+fn a_hostile_build_finds_nothing_inside_the_sandbox() {
+    let h = hostile();
+    let before = snapshot(&h.outside);
+    let report = h.dir.path().join("report.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .arg("--db")
+        .arg(h.dir.path().join("journal.db"))
+        .arg("migrate")
+        .arg(&h.project)
+        .args(["--config", &support_file("offline.yml")])
+        .args([
+            "--maven-arg=-s".to_string(),
+            format!("--maven-arg={}", support_file("maven-settings-offline.xml")),
+            "--maven-arg=-DforkCount=0".to_string(),
+        ])
+        .arg("--report-json")
+        .arg(&report)
+        // The worker's secret: in its environment and so in its memory.
+        .env("HOSTILE_CANARY", &h.canary)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(findings(&h.project), "", "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("Builds: sandboxed (bubblewrap"), "{stderr}");
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    for side in ["before", "after"] {
+        let tests = &report["tests"][side];
+        let key = tests
+            .as_object()
+            .and_then(|t| t.keys().find(|k| k.contains("cannotEscape")).cloned())
+            .unwrap_or_else(|| panic!("no cannotEscape {side}: {tests}"));
+        assert_eq!(tests[&key], "passed", "{side}");
+    }
+    assert_eq!(
+        snapshot(&h.outside),
+        before,
+        "nothing outside the work tree changes"
+    );
+    assert!(
+        h.listener.accept().is_err(),
+        "no connection reached the host's loopback"
+    );
+    assert_eq!(
+        sleepers(&h.sleeper),
+        Vec::<u32>::new(),
+        "no process outlives the build"
+    );
+}
+
+/// The control: the same test run by Maven directly on the host, under a parent that holds
+/// the canary, finds each kind of escape; so an empty list above means the sandbox held.
+#[test]
+fn the_same_build_escapes_on_the_host() {
+    let h = hostile();
+    let settings = support_file("maven-settings-offline.xml");
+    let status = Command::new("sh")
+        .arg("-c")
+        // `; true` keeps sh alive as the JVM's parent, with the canary in its environment.
+        .arg(format!(
+            "mvn -B -q -s {settings} -DforkCount=0 -Dmaven.test.failure.ignore=true test; true"
+        ))
+        .current_dir(&h.project)
+        .env("HOSTILE_CANARY", &h.canary)
+        .output()
+        .unwrap();
+    let found = findings(&h.project);
+    for pid in sleepers(&h.sleeper) {
+        // The escape the sandbox prevents, cleaned up here.
+        let _ = Command::new("kill").arg(pid.to_string()).status();
+    }
+    let log = String::from_utf8_lossy(&status.stdout);
+    for kind in [
+        "holds the canary",
+        "read ",
+        "wrote ",
+        "connected to 127.0.0.1",
+    ] {
+        assert!(found.contains(kind), "{kind} not found in: {found}\n{log}");
+    }
+}
