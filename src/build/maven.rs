@@ -86,7 +86,7 @@ fn find_mvn() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-#[derive(Default)]
+#[derive(Debug, Default)]
 struct Capture {
     bytes: usize,
     truncated: bool,
@@ -271,4 +271,37 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
             .isolation
             .map(|iso| iso.sandbox.describe(&Network::None)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn capture(bytes: Vec<u8>, cap: usize) -> Capture {
+        let capture = Arc::new(Mutex::new(Capture::default()));
+        pump(&bytes[..], capture.clone(), cap).await;
+        Arc::try_unwrap(capture).unwrap().into_inner().unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_300_mb_line_is_drained_and_kept_bounded() {
+        let mut out = b"[INFO] start\n".to_vec();
+        out.extend(std::iter::repeat_n(b'x', 300 << 20));
+        out.extend(b"\n[ERROR] after the long line\n");
+        let c = capture(out, 4 << 20).await;
+        assert_eq!(c.bytes, 13 + (300 << 20) + 1 + 28);
+        assert!(c.truncated);
+        let kept: usize = c.tail.iter().map(String::len).sum();
+        assert!(kept < 2 * MAX_LINE_BYTES, "kept {kept} bytes");
+        assert!(c.tail[1].ends_with(&format!("[{} more bytes]", (300 << 20) - MAX_LINE_BYTES)));
+        assert_eq!(c.errors, vec!["[ERROR] after the long line"]);
+    }
+
+    #[tokio::test]
+    async fn non_utf8_output_is_read_lossily_to_the_end() {
+        let c = capture(b"[ERROR] bad \xff\xfe byte\r\nlast line".to_vec(), 1 << 20).await;
+        assert_eq!(c.errors, vec!["[ERROR] bad \u{fffd}\u{fffd} byte"]);
+        assert_eq!(c.tail.back().map(String::as_str), Some("last line"));
+        assert!(!c.truncated);
+    }
 }

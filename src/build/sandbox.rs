@@ -404,3 +404,56 @@ fn apply_limits(limits: &Limits) -> std::io::Result<()> {
     };
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_access_comes_from_the_operators_maven_arguments() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = dir.path().join("settings.xml");
+        std::fs::write(
+            &settings,
+            "<settings><localRepository> /srv/m2 </localRepository></settings>",
+        )
+        .unwrap();
+        let args: Vec<String> = [
+            "-o",
+            "-s",
+            settings.to_str().unwrap(),
+            "--global-settings=/etc/mvn/global.xml",
+            "-Dmaven.repo.local=/var/cache/m2",
+            "-DskipITs",
+        ]
+        .map(String::from)
+        .into();
+        let access = HostAccess::from_operator_args(&args, Some("/cache/m2".into()));
+        assert!(access.read_only.contains(&settings));
+        assert!(access.read_only.contains(&PathBuf::from("/etc/mvn/global.xml")));
+        assert!(access.writable.contains(&PathBuf::from("/var/cache/m2")));
+        assert!(access.writable.contains(&PathBuf::from("/srv/m2")));
+        assert_eq!(access.local_repo, Some(PathBuf::from("/cache/m2")));
+        assert_eq!(
+            HostAccess::from_operator_args(&[], None).read_only.len(),
+            0,
+            "nothing is bound that the operator did not name"
+        );
+    }
+
+    #[test]
+    fn symlinked_paths_are_bound_through_their_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("jdk-real");
+        std::fs::create_dir(&real).unwrap();
+        let link = dir.path().join("jdk");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let mut args = Vec::new();
+        bind_path(&mut args, "--ro-bind", &link);
+        let real = real.canonicalize().unwrap();
+        assert_eq!(
+            args,
+            [o("--ro-bind"), o(&real), o(&real), o("--symlink"), o(&real), o(&link)]
+        );
+    }
+}
