@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 
-use crate::build::sandbox::{HostAccess, Isolation, Limits, Network, Sandbox};
+use crate::build::sandbox::{HostAccess, Isolation, Limits, Sandbox};
 use crate::config::{Config, REPO_CONFIG_PATH};
 use crate::github::GitHub;
 use crate::journal::{Journal, render};
@@ -140,7 +140,7 @@ fn cli_isolation(operator_args: &[String]) -> Option<Isolation> {
 fn app_sandbox(unsafe_no_sandbox: bool) -> anyhow::Result<Option<Sandbox>> {
     match Sandbox::detect(Limits::default()) {
         Ok(sandbox) => {
-            tracing::info!(sandbox = %sandbox.describe(&Network::None), "builds run sandboxed");
+            tracing::info!(sandbox = %sandbox.describe(false), "builds run sandboxed");
             Ok(Some(sandbox))
         }
         Err(e) if unsafe_no_sandbox => {

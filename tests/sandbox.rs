@@ -5,6 +5,7 @@
 //! on the host (the control) the same test must find the escapes, so the probe is proven.
 
 use std::collections::BTreeMap;
+use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -32,6 +33,11 @@ fn support_file(name: &str) -> String {
 }
 
 fn hostile() -> Hostile {
+    hostile_with("")
+}
+
+/// The hostile project; `extra` adds lines to its targets file.
+fn hostile_with(extra: &str) -> Hostile {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().join("project");
     support::copy_dir(
@@ -51,7 +57,7 @@ fn hostile() -> Hostile {
         resources.join("hostile-targets.properties"),
         format!(
             "canary={canary}\nsleeper={sleeper}\nread.key={key}\nread.journal={journal}\n\
-             write.outside={outside}\nconnect.app=127.0.0.1:{port}\nconnect.postgres=127.0.0.1:5432\n",
+             write.outside={outside}\nconnect.app=127.0.0.1:{port}\nconnect.postgres=127.0.0.1:5432\n{extra}",
             key = outside.join("key.pem").display(),
             journal = dir.path().join("journal.db").display(),
             outside = outside.display(),
@@ -96,9 +102,9 @@ fn findings(project: &Path) -> String {
         .expect("the hostile test ran and wrote its findings")
 }
 
-#[test]
-fn a_hostile_build_finds_nothing_inside_the_sandbox() {
-    let h = hostile();
+/// Runs `uplift migrate` on the hostile project with the canary in the worker's environment
+/// (and so in its memory) and checks that the build found nothing and left nothing behind.
+fn migrate_in_sandbox(h: &Hostile, settings: &str) -> Value {
     let before = snapshot(&h.outside);
     let report = h.dir.path().join("report.json");
     let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
@@ -109,13 +115,13 @@ fn a_hostile_build_finds_nothing_inside_the_sandbox() {
         .args(["--config", &support_file("offline.yml")])
         .args([
             "--maven-arg=-s".to_string(),
-            format!("--maven-arg={}", support_file("maven-settings-offline.xml")),
+            format!("--maven-arg={settings}"),
             "--maven-arg=-DforkCount=0".to_string(),
         ])
         .arg("--report-json")
         .arg(&report)
-        // The worker's secret: in its environment and so in its memory.
         .env("HOSTILE_CANARY", &h.canary)
+        .env("XDG_CACHE_HOME", h.dir.path().join("cache"))
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -124,12 +130,14 @@ fn a_hostile_build_finds_nothing_inside_the_sandbox() {
     assert!(stderr.contains("Builds: sandboxed (bubblewrap"), "{stderr}");
     let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     for side in ["before", "after"] {
-        let tests = &report["tests"][side];
-        let key = tests
-            .as_object()
-            .and_then(|t| t.keys().find(|k| k.contains("cannotEscape")).cloned())
-            .unwrap_or_else(|| panic!("no cannotEscape {side}: {tests}"));
-        assert_eq!(tests[&key], "passed", "{side}");
+        let tests = report["tests"][side].as_object().unwrap();
+        for method in ["cannotEscape", "proxyLetsOnly"] {
+            let (_, status) = tests
+                .iter()
+                .find(|(k, _)| k.contains(method))
+                .unwrap_or_else(|| panic!("no {method} {side}: {tests:?}"));
+            assert_eq!(status, "passed", "{method} {side}");
+        }
     }
     assert_eq!(
         snapshot(&h.outside),
@@ -144,6 +152,55 @@ fn a_hostile_build_finds_nothing_inside_the_sandbox() {
         sleepers(&h.sleeper),
         Vec::<u32>::new(),
         "no process outlives the build"
+    );
+    report
+}
+
+#[test]
+fn a_hostile_build_finds_nothing_inside_the_sandbox() {
+    let h = hostile();
+    migrate_in_sandbox(&h, &support_file("maven-settings-offline.xml"));
+}
+
+/// Online, the build reaches the repository the operator's settings name, through the
+/// egress proxy, and nothing else; what was refused is in the journal.
+#[test]
+fn an_online_build_reaches_only_the_operators_repository() {
+    let repository = TcpListener::bind("127.0.0.1:0").unwrap();
+    let allowed = repository.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for mut s in repository.incoming().flatten() {
+            let mut buf = [0u8; 4096];
+            let _ = s.read(&mut buf);
+            let _ = s.write_all(b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok");
+        }
+    });
+    let other = TcpListener::bind("127.0.0.1:0").unwrap();
+    let denied = format!("http://{}/exfiltrate", other.local_addr().unwrap());
+    let h = hostile_with(&format!(
+        "fetch.allowed=http://{allowed}/junit/junit/maven-metadata.xml\nfetch.denied={denied}\n"
+    ));
+    // Not offline: Maven may download, but only from this mirror (everything it needs is
+    // already in Debian's local repository).
+    let settings = h.dir.path().join("online-settings.xml");
+    std::fs::write(
+        &settings,
+        format!(
+            "<settings><localRepository>/usr/share/maven-repo</localRepository><mirrors>\
+             <mirror><id>operator</id><mirrorOf>*</mirrorOf><url>http://{allowed}/</url></mirror>\
+             </mirrors></settings>"
+        ),
+    )
+    .unwrap();
+    let report = migrate_in_sandbox(&h, settings.to_str().unwrap());
+    let text = report.to_string();
+    assert!(
+        text.contains("network only to the operator's Maven repositories"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("\"egress_refused\":[\"{denied}\"]")),
+        "{text}"
     );
 }
 

@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
+use super::egress::{self, EgressProxy};
 use super::jdk::Jdk;
-use super::sandbox::{Isolation, Network, Spec};
+use super::sandbox::{EGRESS_SETTINGS, Isolation, Network, Spec};
 use crate::redact::redact;
 
 /// Variables a build may see; everything else (tokens, keys) is withheld. In the sandbox,
@@ -63,6 +64,9 @@ pub struct BuildRun {
     /// How the build was isolated (`None`: it ran on the host without a sandbox).
     #[serde(default)]
     pub sandbox: Option<String>,
+    /// Destinations the build tried to reach and the egress proxy refused.
+    #[serde(default)]
+    pub egress_refused: Vec<String>,
 }
 
 impl BuildRun {
@@ -191,8 +195,23 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
         .prefix("uplift-build-")
         .tempdir()
         .map_err(MavenError::Spawn)?;
+    let mut egress = None;
     let mut cmd = match req.isolation {
         Some(iso) => {
+            let network = match &iso.access.egress {
+                None => Network::None,
+                Some(allow) => {
+                    let socket = scratch.path().join("egress.sock");
+                    let settings = scratch.path().join("egress-settings.xml");
+                    std::fs::write(&settings, egress::maven_proxy_settings())
+                        .map_err(MavenError::Spawn)?;
+                    egress = Some(
+                        EgressProxy::start(&socket, allow.clone()).map_err(MavenError::Spawn)?,
+                    );
+                    args.splice(1..1, ["-gs".to_string(), EGRESS_SETTINGS.to_string()]);
+                    Network::Proxy { socket, settings }
+                }
+            };
             let mut read_only = vec![req.jdk.home.clone()];
             read_only.extend(mvn.canonicalize().ok().and_then(|m| {
                 // <maven home>/bin/mvn: the whole installation must be readable.
@@ -208,7 +227,7 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
                 scratch: scratch.path(),
                 read_only,
                 access: &iso.access,
-                network: Network::None,
+                network,
                 program: &mvn,
                 args: &args,
                 env,
@@ -269,7 +288,8 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
         output_truncated: c.truncated,
         sandbox: req
             .isolation
-            .map(|iso| iso.sandbox.describe(&Network::None)),
+            .map(|iso| iso.sandbox.describe(iso.access.egress.is_some())),
+        egress_refused: egress.map(|p| p.refused()).unwrap_or_default(),
     })
 }
 

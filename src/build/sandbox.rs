@@ -21,6 +21,8 @@ use std::process::Stdio;
 
 use serde::{Deserialize, Serialize};
 
+use super::egress::Allowlist;
+
 /// Host `/etc` entries a JVM and Maven need; nothing else of `/etc` is visible.
 const ETC_ALLOWLIST: &[&str] = &[
     "/etc/alternatives",
@@ -74,7 +76,15 @@ impl Default for Limits {
 pub enum Network {
     /// Only the sandbox's own loopback: offline builds.
     None,
+    /// The allow-listing proxy ([`super::egress`]) listening on this host socket, reached
+    /// through a relay on the sandbox's `127.0.0.1:3128`; Maven is pointed at it by the
+    /// global settings file `settings`.
+    Proxy { socket: PathBuf, settings: PathBuf },
 }
+
+/// Where the proxy's socket and settings appear inside the sandbox.
+pub const EGRESS_SOCKET: &str = "/run/uplift/egress.sock";
+pub const EGRESS_SETTINGS: &str = "/run/uplift/egress-settings.xml";
 
 #[derive(Debug, thiserror::Error)]
 pub enum Unavailable {
@@ -90,6 +100,8 @@ pub enum Unavailable {
 #[derive(Debug, Clone)]
 pub struct Sandbox {
     bwrap: PathBuf,
+    /// Relays the build's proxy port to the egress socket (online builds only).
+    socat: Option<PathBuf>,
     version: String,
     pub limits: Limits,
 }
@@ -107,6 +119,8 @@ pub struct HostAccess {
     pub local_repo: Option<PathBuf>,
     /// The operator's `~/.m2/settings.xml`, shown as the build's.
     pub user_settings: Option<PathBuf>,
+    /// Where builds may connect; `None` when the operator builds offline.
+    pub egress: Option<Allowlist>,
 }
 
 impl HostAccess {
@@ -143,24 +157,36 @@ impl HostAccess {
         for file in settings.iter().chain(&access.user_settings) {
             if let Some(repo) = std::fs::read_to_string(file)
                 .ok()
-                .and_then(|xml| local_repository(&xml))
+                .and_then(|xml| setting(&xml, "localRepository"))
             {
-                access.writable.push(repo);
+                access.writable.push(PathBuf::from(repo));
             }
         }
+        let all_settings: Vec<PathBuf> = settings
+            .iter()
+            .chain(&access.user_settings)
+            .cloned()
+            .collect();
+        let offline = args.iter().any(|a| a == "-o" || a == "--offline")
+            || all_settings.iter().any(|f| {
+                std::fs::read_to_string(f)
+                    .is_ok_and(|xml| setting(&xml, "offline").as_deref() == Some("true"))
+            });
+        access.egress = (!offline).then(|| Allowlist::from_settings(&all_settings));
         access.read_only.extend(settings);
         access
     }
 }
 
-/// `<localRepository>` of a Maven settings file.
-fn local_repository(xml: &str) -> Option<PathBuf> {
+/// A top-level value of a Maven settings file (`localRepository`, `offline`).
+fn setting(xml: &str, name: &str) -> Option<String> {
     let doc = roxmltree::Document::parse(xml).ok()?;
     let node = doc
-        .descendants()
-        .find(|n| n.tag_name().name() == "localRepository")?;
+        .root_element()
+        .children()
+        .find(|n| n.tag_name().name() == name)?;
     let text = node.text()?.trim();
-    (!text.is_empty()).then(|| PathBuf::from(text))
+    (!text.is_empty()).then(|| text.to_string())
 }
 
 /// A sandbox and the host access its builds get.
@@ -206,6 +232,7 @@ impl Sandbox {
             .unwrap_or_default();
         let sandbox = Self {
             bwrap,
+            socat: find_on_path("socat"),
             version,
             limits,
         };
@@ -237,9 +264,11 @@ impl Sandbox {
     }
 
     /// What the journal says about a sandboxed build.
-    pub fn describe(&self, network: &Network) -> String {
-        let net = match network {
-            Network::None => "no network",
+    pub fn describe(&self, online: bool) -> String {
+        let net = if online {
+            "network only to the operator's Maven repositories"
+        } else {
+            "no network"
         };
         format!(
             "{}: user, pid, mount, ipc, uts and network namespaces; {net}",
@@ -253,6 +282,12 @@ impl Sandbox {
 
     /// The sandboxed command, ready for stdio and spawning.
     pub fn command(&self, spec: &Spec) -> std::io::Result<tokio::process::Command> {
+        if matches!(spec.network, Network::Proxy { .. }) && self.socat.is_none() {
+            return Err(std::io::Error::other(
+                "online builds need socat in the sandbox (Debian package `socat`); \
+                 or build offline (`-o` with a local repository)",
+            ));
+        }
         prepare_scratch(spec.scratch)?;
         if let Some(repo) = &spec.access.local_repo {
             std::fs::create_dir_all(repo)?;
@@ -345,7 +380,35 @@ impl Sandbox {
         for (k, v) in [("HOME", BUILD_HOME), ("TMPDIR", "/tmp"), ("USER", "build")] {
             a.extend([o("--setenv"), o(k), o(v)]);
         }
-        a.extend([o("--chdir"), o(spec.work_tree), o("--"), o(spec.program)]);
+        a.extend([o("--chdir"), o(spec.work_tree), o("--")]);
+        if let (Network::Proxy { socket, settings }, Some(socat)) = (&spec.network, &self.socat) {
+            {
+                // Bound after everything else so the build's binds cannot cover them.
+                let at = a.len() - 3;
+                a.splice(
+                    at..at,
+                    [
+                        o("--bind"),
+                        o(socket),
+                        o(EGRESS_SOCKET),
+                        o("--ro-bind"),
+                        o(settings),
+                        o(EGRESS_SETTINGS),
+                    ],
+                );
+                a.extend([
+                    o("/bin/sh"),
+                    o("-c"),
+                    o(&format!(
+                        "{} TCP-LISTEN:{},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:{EGRESS_SOCKET} & exec \"$@\"",
+                        socat.display(),
+                        super::egress::RELAY_PORT
+                    )),
+                    o("sh"),
+                ]);
+            }
+        }
+        a.push(o(spec.program));
         a.extend(spec.args.iter().map(OsString::from));
         a
     }
@@ -430,7 +493,11 @@ mod tests {
         .into();
         let access = HostAccess::from_operator_args(&args, Some("/cache/m2".into()));
         assert!(access.read_only.contains(&settings));
-        assert!(access.read_only.contains(&PathBuf::from("/etc/mvn/global.xml")));
+        assert!(
+            access
+                .read_only
+                .contains(&PathBuf::from("/etc/mvn/global.xml"))
+        );
         assert!(access.writable.contains(&PathBuf::from("/var/cache/m2")));
         assert!(access.writable.contains(&PathBuf::from("/srv/m2")));
         assert_eq!(access.local_repo, Some(PathBuf::from("/cache/m2")));
@@ -453,7 +520,14 @@ mod tests {
         let real = real.canonicalize().unwrap();
         assert_eq!(
             args,
-            [o("--ro-bind"), o(&real), o(&real), o("--symlink"), o(&real), o(&link)]
+            [
+                o("--ro-bind"),
+                o(&real),
+                o(&real),
+                o("--symlink"),
+                o(&real),
+                o(&link)
+            ]
         );
     }
 }

@@ -657,6 +657,7 @@ mod tests {
                     output_bytes: 0,
                     output_truncated: false,
                     sandbox: None,
+                    egress_refused: Vec::new(),
                 }),
                 tests: Default::default(),
                 error: None,

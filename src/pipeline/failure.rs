@@ -112,6 +112,7 @@ mod tests {
             output_bytes: 0,
             output_truncated: false,
             sandbox: None,
+            egress_refused: Vec::new(),
             jdk: 17,
         }
     }
