@@ -101,11 +101,22 @@ async fn start(fixture: &str, with_worker: bool) -> App {
 }
 
 async fn start_with(fixture: &str, with_worker: bool, tweak: impl FnOnce(&mut Settings)) -> App {
+    start_prepared(fixture, with_worker, |_, _| {}, tweak).await
+}
+
+/// `prepare` edits the fixture's source (given the test's directory) before it is pushed.
+async fn start_prepared(
+    fixture: &str,
+    with_worker: bool,
+    prepare: impl FnOnce(&Path, &Path),
+    tweak: impl FnOnce(&mut Settings),
+) -> App {
     let dir = tempfile::tempdir().unwrap();
     let public = std::fs::read(manifest("tests/support/app-key.pub.pem")).unwrap();
     let fake = FakeGitHub::start(APP_ID, SLUG, &public).await;
     fake.add_installation(INSTALLATION, "acme");
     let source = project(dir.path(), fixture);
+    prepare(&source, dir.path());
     fake.add_repo(INSTALLATION, REPO, &source);
     fake.add_issue(REPO, 1, "Move to Java 17");
     fake.set_permission(REPO, "dev", "write");
@@ -837,4 +848,91 @@ async fn the_llm_tier_fixes_through_the_app_and_its_fix_serves_a_second_reposito
         1,
         "the solved example served the second repository"
     );
+}
+
+/// A hostile repository through the app: its test looks for the app's private key in every
+/// process's environment and in its ancestors' memory, reads the key file and the app's
+/// database, writes beside them, connects to PostgreSQL and leaves a `setsid` sleeper. In
+/// the sandbox it finds nothing (the test passes before and after) and no process remains.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_hostile_repository_cannot_reach_the_apps_secrets() {
+    let key = std::fs::read_to_string(manifest("tests/support/app-key.pem")).unwrap();
+    // A line of the key's body: it is in the worker's memory as long as the app runs.
+    let canary = key.lines().nth(5).unwrap().to_string();
+    let sleeper = format!("{}", 40_000 + std::process::id() % 10_000);
+    let app = start_prepared(
+        "hostile",
+        true,
+        |source, dir| {
+            std::fs::create_dir_all(dir.join("data")).unwrap();
+            let resources = source.join("src/test/resources");
+            std::fs::create_dir_all(&resources).unwrap();
+            std::fs::write(
+                resources.join("hostile-targets.properties"),
+                format!(
+                    "canary={canary}\nsleeper={sleeper}\nread.key={key}\nread.db={db}\n\
+                     write.data={data}\nconnect.postgres=127.0.0.1:5432\n",
+                    key = manifest("tests/support/app-key.pem").display(),
+                    db = dir.join("app.db").display(),
+                    data = dir.join("data").display(),
+                ),
+            )
+            .unwrap();
+        },
+        |_| {},
+    )
+    .await;
+    app.command("dev", "MEMBER", "@uplift migrate --target 17")
+        .await;
+    let state = app
+        .wait_for("the migration to finish", 600, |s| {
+            s.check_runs.len() == 2 && s.check_runs.iter().all(|c| c.status == "completed")
+        })
+        .await;
+    let runs = app.store.runs(5).await.unwrap();
+    let (_, journal) = app.store.journal(&runs[0].id).await.unwrap();
+    let report = uplift::journal::render::json(&journal);
+    for side in ["before", "after"] {
+        let tests = report["tests"][side].as_object().unwrap();
+        let (_, status) = tests
+            .iter()
+            .find(|(k, _)| k.contains("cannotEscape"))
+            .unwrap_or_else(|| panic!("no cannotEscape {side}: {tests:?}"));
+        let log = journal
+            .baseline()
+            .and_then(|b| b.run.as_ref())
+            .map(|r| r.tail.join("\n"))
+            .unwrap_or_default();
+        assert_eq!(
+            status, "passed",
+            "the hostile test found something ({side}):\n{log}"
+        );
+    }
+    assert!(
+        journal
+            .baseline()
+            .and_then(|b| b.run.as_ref())
+            .is_some_and(|r| r.sandbox.is_some()),
+        "the build ran in the sandbox"
+    );
+    assert!(!app.dir.path().join("data/planted-by-hostile-test").exists());
+    let invariance = state
+        .check_runs
+        .iter()
+        .find(|c| c.name == "uplift/test-invariance")
+        .unwrap();
+    assert_eq!(
+        invariance.conclusion.as_deref(),
+        Some("success"),
+        "{invariance:#?}"
+    );
+    let leftover = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            std::fs::read(e.path().join("cmdline"))
+                .is_ok_and(|c| c == format!("sleep\0{sleeper}\0").as_bytes())
+        })
+        .count();
+    assert_eq!(leftover, 0, "no process outlives the build");
 }
