@@ -21,6 +21,7 @@ pub mod redact;
 pub mod repo_path;
 pub mod server;
 pub mod settings;
+pub mod source_encoding;
 pub mod store;
 pub mod worker;
 pub mod workspace;

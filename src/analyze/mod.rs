@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 use self::java::{JavaFacts, JunitGeneration, RemovedJavaEeModule};
 use self::pom::{Pom, java_release, property_reference};
 use crate::repo_path::{self, Gate, Origin, Reason, Refusal};
+use crate::source_encoding;
+use encoding_rs::Encoding;
 
 /// One reactor module: its pom and its Java sources.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -198,6 +200,29 @@ impl Fingerprint {
             .min()
     }
 
+    /// The encoding of the module's Java sources: `project.build.sourceEncoding` through
+    /// its parents, UTF-8 when unset; `Err(label)` for one Uplift cannot read and write.
+    pub fn source_encoding(&self, module: usize) -> Result<&'static Encoding, String> {
+        match self.property(module, "project.build.sourceEncoding") {
+            None => Ok(encoding_rs::UTF_8),
+            Some((_, label)) => source_encoding::from_label(label).ok_or_else(|| label.to_string()),
+        }
+    }
+
+    /// Java sources whose encoding is not UTF-8, with it.
+    pub fn non_utf8_sources(&self) -> BTreeMap<PathBuf, &'static Encoding> {
+        (0..self.modules.len())
+            .filter_map(|m| Some((m, self.source_encoding(m).ok()?)))
+            .filter(|(_, e)| *e != encoding_rs::UTF_8)
+            .flat_map(|(m, e)| {
+                self.modules[m]
+                    .java_files
+                    .iter()
+                    .map(move |f| (f.path.clone(), e))
+            })
+            .collect()
+    }
+
     fn module_index_of(&self, path: &Path) -> Option<usize> {
         self.modules.iter().position(|m| m.pom.path == path)
     }
@@ -244,15 +269,19 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
         );
         sources.extend(files.into_iter().map(|p| (i, p)));
     }
-    let facts: Vec<(usize, Result<JavaFacts, AnalyzeError>)> = sources
+    let encodings: Vec<_> = (0..fp.modules.len())
+        .map(|m| fp.source_encoding(m))
+        .collect();
+    let gate = Gate::new(root, Origin::Repository);
+    let facts: Vec<(usize, Result<SourceFacts, AnalyzeError>)> = sources
         .into_par_iter()
-        .map(|(i, rel)| {
-            let facts = read(root, &rel).map(|text| java::analyze(rel, &text));
-            (i, facts)
-        })
+        .map(|(i, rel)| (i, analyze_source(&gate, rel, &encodings[i])))
         .collect();
     for (i, f) in facts {
-        fp.modules[i].java_files.push(f?);
+        match f? {
+            Ok(facts) => fp.modules[i].java_files.push(facts),
+            Err(skipped) => fp.warnings.push(skipped),
+        }
     }
     for m in &mut fp.modules {
         m.resource_files = files_under(
@@ -276,6 +305,33 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
         fp.spring_boot = g.spring_boot.clone();
     }
     Ok(fp)
+}
+
+/// A source's facts, or why it was skipped.
+type SourceFacts = Result<JavaFacts, String>;
+
+/// Reads one Java source in its module's encoding; one that does not decode is skipped.
+fn analyze_source(
+    gate: &Gate,
+    rel: PathBuf,
+    encoding: &Result<&'static Encoding, String>,
+) -> Result<SourceFacts, AnalyzeError> {
+    let bytes = gate.read(&rel).map_err(|source| AnalyzeError::Io {
+        path: rel.clone(),
+        source,
+    })?;
+    let text = match encoding {
+        Ok(e) => {
+            source_encoding::decode(e, &bytes).ok_or_else(|| format!("not valid {} text", e.name()))
+        }
+        Err(label) => Err(format!("unsupported source encoding {label:?}")),
+    };
+    Ok(text.map(|t| java::analyze(rel.clone(), &t)).map_err(|why| {
+        format!(
+            "{}: {why} (project.build.sourceEncoding); skipped",
+            rel.display()
+        )
+    }))
 }
 
 /// Reads the reactor from `root/pom.xml`, following `<modules>`.

@@ -46,6 +46,7 @@ pub fn execute(
         target: config.target,
     };
     let mut overlay = Overlay::new(root);
+    overlay.set_encodings(fp.non_utf8_sources());
 
     // Java files first, in parallel: their results decide the pom side (vintage or not).
     let java_files: Vec<PathBuf> = tasks

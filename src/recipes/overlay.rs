@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use crate::analyze::pom::{self, parse_document};
 use crate::edit::{self, Edit};
 use crate::repo_path::{Gate, Origin, Refusal};
+use crate::source_encoding;
+use encoding_rs::Encoding;
 
 #[derive(Debug)]
 pub struct Overlay {
@@ -19,6 +21,8 @@ pub struct Overlay {
     files: BTreeMap<PathBuf, (Option<String>, Option<String>)>,
     /// The least trusted author of each changed file: the gate applies its rules.
     authors: BTreeMap<PathBuf, Origin>,
+    /// Files not in UTF-8 (sources in the pom's `project.build.sourceEncoding`).
+    encodings: BTreeMap<PathBuf, &'static Encoding>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -38,7 +42,31 @@ impl Overlay {
             author: Origin::Builtin,
             files: BTreeMap::new(),
             authors: BTreeMap::new(),
+            encodings: BTreeMap::new(),
         }
+    }
+
+    /// Files read and written in an encoding other than UTF-8.
+    pub fn set_encodings(&mut self, encodings: BTreeMap<PathBuf, &'static Encoding>) {
+        self.encodings = encodings;
+    }
+
+    fn encoding(&self, rel: &Path) -> &'static Encoding {
+        self.encodings
+            .get(rel)
+            .copied()
+            .unwrap_or(encoding_rs::UTF_8)
+    }
+
+    /// The file's text on disk, decoded from its encoding.
+    fn load(&self, rel: &Path) -> std::io::Result<String> {
+        let encoding = self.encoding(rel);
+        source_encoding::decode(encoding, &self.gate().read(rel)?).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("not valid {} text", encoding.name()),
+            )
+        })
     }
 
     /// Changes recorded from now on come from `author` (until set again).
@@ -60,7 +88,7 @@ impl Overlay {
 
     pub fn read(&mut self, rel: &Path) -> std::io::Result<&str> {
         if !self.files.contains_key(rel) {
-            let text = self.gate().read_to_string(rel)?;
+            let text = self.load(rel)?;
             self.files
                 .insert(rel.to_path_buf(), (Some(text.clone()), Some(text)));
         }
@@ -78,7 +106,7 @@ impl Overlay {
                 std::io::ErrorKind::NotFound,
                 "deleted by this run",
             )),
-            None => self.gate().read_to_string(rel),
+            None => self.load(rel),
         }
     }
 
@@ -108,7 +136,7 @@ impl Overlay {
     fn current(&self, rel: &Path) -> Option<String> {
         match self.files.get(rel) {
             Some((original, _)) => original.clone(),
-            None => self.gate().read_to_string(rel).ok(),
+            None => self.load(rel).ok(),
         }
     }
 
@@ -193,8 +221,19 @@ impl Overlay {
         let mut written = Vec::new();
         for (rel, _, new) in self.changed() {
             let gate = self.gate_for(rel);
+            let encoding = self.encoding(rel);
             let result = match new {
-                Some(new) => gate.write(rel, new.as_bytes()),
+                Some(new) => source_encoding::encode(encoding, new)
+                    .ok_or_else(|| {
+                        std::io::Error::new(
+                            std::io::ErrorKind::InvalidData,
+                            format!(
+                                "the new text has characters {} cannot encode",
+                                encoding.name()
+                            ),
+                        )
+                    })
+                    .and_then(|bytes| gate.write(rel, &bytes)),
                 None => gate.remove(rel),
             };
             if let Err(source) = result {
