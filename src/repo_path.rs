@@ -98,11 +98,6 @@ impl<'a> Gate<'a> {
             reason,
         };
         check_shape(rel, self.origin).map_err(refuse)?;
-        if let Some(allowed) = self.allowed
-            && !allowed.iter().any(|a| lexical(a) == lexical(rel))
-        {
-            return Err(refuse(Reason::NotAllowed));
-        }
         let mut path = self.root.to_path_buf();
         let mut walked = PathBuf::new();
         for c in rel.components() {
@@ -118,6 +113,11 @@ impl<'a> Gate<'a> {
                 // Nothing below a missing component exists either.
                 Err(_) => break,
             }
+        }
+        if let Some(allowed) = self.allowed
+            && !allowed.iter().any(|a| lexical(a) == lexical(rel))
+        {
+            return Err(refuse(Reason::NotAllowed));
         }
         Ok(self.root.join(lexical(rel)))
     }
