@@ -11,6 +11,7 @@ use crate::github::GitHub;
 use crate::journal::{Journal, render};
 use crate::pipeline::{self, RunOptions};
 use crate::progress::Progress;
+use crate::repo_path::{Gate, Origin};
 use crate::settings::Settings;
 use crate::store::{self, Store};
 use crate::{server, worker};
@@ -109,13 +110,18 @@ pub enum RecipesAction {
     },
 }
 
-/// The explicit settings file, else the project's `.github/uplift.yml`, else defaults.
+/// The explicit settings file, else the project's `.github/uplift.yml` (read through the
+/// repository gate: a link there is refused, not followed), else defaults.
 fn project_config(root: &std::path::Path, explicit: Option<PathBuf>) -> anyhow::Result<Config> {
-    match explicit {
-        Some(path) => Config::load(&path),
-        None if root.join(REPO_CONFIG_PATH).is_file() => Config::load(&root.join(REPO_CONFIG_PATH)),
-        None => Ok(Config::default()),
-    }
+    let Some(path) = explicit else {
+        let gate = Gate::new(root, Origin::Repository);
+        return match gate.read_to_string(std::path::Path::new(REPO_CONFIG_PATH)) {
+            Ok(text) => Config::parse(&text).with_context(|| format!("invalid {REPO_CONFIG_PATH}")),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+            Err(e) => Err(anyhow::anyhow!("cannot read {REPO_CONFIG_PATH}: {e}")),
+        };
+    };
+    Config::load(&path)
 }
 
 /// The CLI sandboxes builds when bubblewrap works here, and says so when it cannot.

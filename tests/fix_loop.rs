@@ -277,3 +277,53 @@ async fn when_recipes_carry_the_migration_the_llm_is_never_called() {
     assert!(fake.received().is_empty(), "a recipe hit makes no LLM call");
     assert_eq!(report["cost_usd"], 0.0);
 }
+
+/// A model's edit through a symlinked directory and one into `.git/config` are refused,
+/// each with its reason in the journal; nothing outside the repository (or in `.git`)
+/// changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn model_edits_through_a_link_or_into_git_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("README.txt"), "outside\n").unwrap();
+    let repo = project(dir.path(), "Twice");
+    std::os::unix::fs::symlink(&outside, repo.join("notes")).unwrap();
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::write(repo.join(".git/config"), "[core]\n").unwrap();
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    fake.push(chat(
+        "FILE: notes/README.txt\n<<<<<<< SEARCH\noutside\n=======\npwned\n>>>>>>> REPLACE\n",
+    ));
+    fake.push(chat("FILE: .git/config\n<<<<<<< SEARCH\n[core]\n=======\n[core]\n\thooksPath = /tmp/hooks\n>>>>>>> REPLACE\n"));
+    fake.push(chat(FIX));
+    let (_, report, stderr) = migrate(dir.path(), &repo, &base).await;
+    let attempts = fix_attempts(&report);
+    assert!(attempts.len() >= 2, "{stderr}\n{attempts:?}");
+    let reason = |i: usize| {
+        assert_eq!(attempts[i]["result"]["status"], "rejected", "{attempts:?}");
+        attempts[i]["result"]["reason"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert!(
+        reason(0).contains("notes/README.txt") && reason(0).contains("symbolic link notes"),
+        "{}",
+        reason(0)
+    );
+    assert!(
+        reason(1).contains(".git/config") && reason(1).contains(".git directory"),
+        "{}",
+        reason(1)
+    );
+    assert_eq!(
+        std::fs::read_to_string(outside.join("README.txt")).unwrap(),
+        "outside\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.join(".git/config")).unwrap(),
+        "[core]\n"
+    );
+}

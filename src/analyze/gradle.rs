@@ -10,6 +10,7 @@ use regex::Regex;
 use serde::{Deserialize, Serialize};
 
 use super::pom::{Dependency, Pom};
+use crate::repo_path::{Gate, Origin};
 
 /// What the scripts of a Gradle build say.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -85,6 +86,7 @@ fn included(settings: &str) -> Vec<PathBuf> {
 /// project name and its string-notation dependencies), and the build's facts; `None`
 /// when `root` has no Gradle build.
 pub fn detect(root: &Path) -> Option<(GradleBuild, Vec<Pom>)> {
+    let gate = Gate::new(root, Origin::Repository);
     let settings = ["settings.gradle.kts", "settings.gradle"]
         .iter()
         .map(PathBuf::from)
@@ -95,9 +97,7 @@ pub fn detect(root: &Path) -> Option<(GradleBuild, Vec<Pom>)> {
     }
     let mut dirs = vec![PathBuf::new()];
     if let Some(s) = &settings {
-        dirs.extend(included(
-            &std::fs::read_to_string(root.join(s)).unwrap_or_default(),
-        ));
+        dirs.extend(included(&gate.read_to_string(s).unwrap_or_default()));
     }
     let mut build = GradleBuild {
         kotlin: settings
@@ -112,7 +112,7 @@ pub fn detect(root: &Path) -> Option<(GradleBuild, Vec<Pom>)> {
         let script = script_in(root, &dir);
         let text = script
             .as_ref()
-            .and_then(|s| std::fs::read_to_string(root.join(s)).ok())
+            .and_then(|s| gate.read_to_string(s).ok())
             .unwrap_or_default();
         for c in LEVEL.captures_iter(&text) {
             let v = ["v1", "v2", "v3"].iter().find_map(|k| c.name(k));

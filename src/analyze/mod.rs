@@ -12,6 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use self::java::{JavaFacts, JunitGeneration, RemovedJavaEeModule};
 use self::pom::{Pom, java_release, property_reference};
+use crate::repo_path::{self, Gate, Origin, Reason, Refusal};
+use crate::source_encoding;
+use encoding_rs::Encoding;
 
 /// One reactor module: its pom and its Java sources.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -70,6 +73,9 @@ pub struct Fingerprint {
     /// Set for a Gradle build: its modules' "poms" only carry the script path, the project
     /// name and string-notation dependencies, and Maven-only recipes do not apply.
     pub gradle: Option<gradle::GradleBuild>,
+    /// Paths the build named or the walk met that the repository gate refused (modules
+    /// outside the root, symbolic links): never read, never rewritten.
+    pub refused: Vec<Refusal>,
 }
 
 /// The per-file tests, the static half of the invariance check.
@@ -88,11 +94,13 @@ pub enum AnalyzeError {
     },
 }
 
-fn read(path: &Path) -> Result<String, AnalyzeError> {
-    std::fs::read_to_string(path).map_err(|source| AnalyzeError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+fn read(root: &Path, rel: &Path) -> Result<String, AnalyzeError> {
+    Gate::new(root, Origin::Repository)
+        .read_to_string(rel)
+        .map_err(|source| AnalyzeError::Io {
+            path: rel.to_path_buf(),
+            source,
+        })
 }
 
 impl Fingerprint {
@@ -192,6 +200,29 @@ impl Fingerprint {
             .min()
     }
 
+    /// The encoding of the module's Java sources: `project.build.sourceEncoding` through
+    /// its parents, UTF-8 when unset; `Err(label)` for one Uplift cannot read and write.
+    pub fn source_encoding(&self, module: usize) -> Result<&'static Encoding, String> {
+        match self.property(module, "project.build.sourceEncoding") {
+            None => Ok(encoding_rs::UTF_8),
+            Some((_, label)) => source_encoding::from_label(label).ok_or_else(|| label.to_string()),
+        }
+    }
+
+    /// Java sources whose encoding is not UTF-8, with it.
+    pub fn non_utf8_sources(&self) -> BTreeMap<PathBuf, &'static Encoding> {
+        (0..self.modules.len())
+            .filter_map(|m| Some((m, self.source_encoding(m).ok()?)))
+            .filter(|(_, e)| *e != encoding_rs::UTF_8)
+            .flat_map(|(m, e)| {
+                self.modules[m]
+                    .java_files
+                    .iter()
+                    .map(move |f| (f.path.clone(), e))
+            })
+            .collect()
+    }
+
     fn module_index_of(&self, path: &Path) -> Option<usize> {
         self.modules.iter().position(|m| m.pom.path == path)
     }
@@ -226,25 +257,31 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
     } else {
         return Err(AnalyzeError::NotMaven(root.to_path_buf()));
     };
-    let sources: Vec<(usize, PathBuf)> = fp
-        .modules
-        .iter()
-        .enumerate()
-        .flat_map(|(i, m)| {
-            java_sources(root, &m.pom.dir())
-                .into_iter()
-                .map(move |p| (i, p))
-        })
+    let mut refused = std::mem::take(&mut fp.refused);
+    let mut sources: Vec<(usize, PathBuf)> = Vec::new();
+    for (i, m) in fp.modules.iter().enumerate() {
+        let files = files_under(
+            root,
+            &m.pom.dir(),
+            &["src/main/java", "src/test/java"],
+            |p| p.extension().is_some_and(|e| e == "java"),
+            &mut refused,
+        );
+        sources.extend(files.into_iter().map(|p| (i, p)));
+    }
+    let encodings: Vec<_> = (0..fp.modules.len())
+        .map(|m| fp.source_encoding(m))
         .collect();
-    let facts: Vec<(usize, Result<JavaFacts, AnalyzeError>)> = sources
+    let gate = Gate::new(root, Origin::Repository);
+    let facts: Vec<(usize, Result<SourceFacts, AnalyzeError>)> = sources
         .into_par_iter()
-        .map(|(i, rel)| {
-            let facts = read(&root.join(&rel)).map(|text| java::analyze(rel, &text));
-            (i, facts)
-        })
+        .map(|(i, rel)| (i, analyze_source(&gate, rel, &encodings[i])))
         .collect();
     for (i, f) in facts {
-        fp.modules[i].java_files.push(f?);
+        match f? {
+            Ok(facts) => fp.modules[i].java_files.push(facts),
+            Err(skipped) => fp.warnings.push(skipped),
+        }
     }
     for m in &mut fp.modules {
         m.resource_files = files_under(
@@ -256,14 +293,45 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
                 "src/main/webapp",
             ],
             is_rewritable_resource,
+            &mut refused,
         );
     }
+    refused.sort_by(|a, b| a.path.cmp(&b.path));
+    refused.dedup();
+    fp.refused = refused;
     summarize(&mut fp);
     if let Some(g) = &fp.gradle {
         fp.java_level = g.java_level;
         fp.spring_boot = g.spring_boot.clone();
     }
     Ok(fp)
+}
+
+/// A source's facts, or why it was skipped.
+type SourceFacts = Result<JavaFacts, String>;
+
+/// Reads one Java source in its module's encoding; one that does not decode is skipped.
+fn analyze_source(
+    gate: &Gate,
+    rel: PathBuf,
+    encoding: &Result<&'static Encoding, String>,
+) -> Result<SourceFacts, AnalyzeError> {
+    let bytes = gate.read(&rel).map_err(|source| AnalyzeError::Io {
+        path: rel.clone(),
+        source,
+    })?;
+    let text = match encoding {
+        Ok(e) => {
+            source_encoding::decode(e, &bytes).ok_or_else(|| format!("not valid {} text", e.name()))
+        }
+        Err(label) => Err(format!("unsupported source encoding {label:?}")),
+    };
+    Ok(text.map(|t| java::analyze(rel.clone(), &t)).map_err(|why| {
+        format!(
+            "{}: {why} (project.build.sourceEncoding); skipped",
+            rel.display()
+        )
+    }))
 }
 
 /// Reads the reactor from `root/pom.xml`, following `<modules>`.
@@ -278,24 +346,35 @@ fn maven_reactor(
         if !seen.insert(rel.clone()) {
             continue;
         }
-        let pom = Pom::parse(&rel, &read(&root.join(&rel))?)?;
+        let pom = Pom::parse(&rel, &read(root, &rel)?)?;
         let dir = pom.dir();
         for m in &pom.modules {
-            let candidate = dir.join(m);
+            let Some(candidate) = repo_path::join_inside(&dir, Path::new(m)) else {
+                let reason = if Path::new(m).is_absolute() {
+                    Reason::Absolute
+                } else {
+                    Reason::ParentDir
+                };
+                fp.refused.push(Refusal {
+                    path: PathBuf::from(m),
+                    origin: Origin::Repository,
+                    reason,
+                });
+                continue;
+            };
             let pom_path = if candidate.extension().is_some_and(|e| e == "xml") {
                 candidate
             } else {
                 candidate.join("pom.xml")
             };
-            let pom_path = normalize(&pom_path);
-            if root.join(&pom_path).is_file() {
-                queue.push(pom_path);
-            } else {
-                fp.warnings.push(format!(
+            match Gate::new(root, Origin::Repository).resolve(&pom_path) {
+                Err(r) => fp.refused.push(r),
+                Ok(abs) if abs.is_file() => queue.push(pom_path),
+                Ok(_) => fp.warnings.push(format!(
                     "{}: module {m:?} has no pom at {}",
                     rel.display(),
                     pom_path.display()
-                ));
+                )),
             }
         }
         fp.modules.push(Module {
@@ -351,12 +430,6 @@ fn link_parents(fp: &mut Fingerprint) {
     }
 }
 
-fn java_sources(root: &Path, module_dir: &Path) -> Vec<PathBuf> {
-    files_under(root, module_dir, &["src/main/java", "src/test/java"], |p| {
-        p.extension().is_some_and(|e| e == "java")
-    })
-}
-
 fn is_rewritable_resource(path: &Path) -> bool {
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     matches!(
@@ -367,25 +440,44 @@ fn is_rewritable_resource(path: &Path) -> bool {
         .is_some_and(|p| p.ends_with("META-INF/services"))
 }
 
-/// Files under the module's `trees` that pass `keep`, sorted, relative to `root`.
+/// Files under the module's `trees` that pass `keep`, sorted, relative to `root`. No
+/// symbolic link is followed: a tree reached through one, and each link met in a tree,
+/// is added to `refused` instead.
 fn files_under(
     root: &Path,
     module_dir: &Path,
     trees: &[&str],
     keep: impl Fn(&Path) -> bool,
+    refused: &mut Vec<Refusal>,
 ) -> Vec<PathBuf> {
+    let gate = Gate::new(root, Origin::Repository);
     let mut out = Vec::new();
     for tree in trees {
-        let base = root.join(module_dir).join(tree);
+        let base = match gate.resolve(&module_dir.join(tree)) {
+            Ok(base) => base,
+            Err(r) => {
+                refused.push(r);
+                continue;
+            }
+        };
         for entry in walkdir::WalkDir::new(&base)
+            .follow_root_links(false)
             .sort_by_file_name()
             .into_iter()
             .flatten()
         {
-            if entry.file_type().is_file()
-                && keep(entry.path())
-                && let Ok(rel) = entry.path().strip_prefix(root)
-            {
+            let Ok(rel) = entry.path().strip_prefix(root) else {
+                continue;
+            };
+            if entry.path_is_symlink() {
+                refused.push(Refusal {
+                    path: rel.to_path_buf(),
+                    origin: Origin::Repository,
+                    reason: Reason::Symlink {
+                        link: rel.to_path_buf(),
+                    },
+                });
+            } else if entry.file_type().is_file() && keep(entry.path()) {
                 out.push(rel.to_path_buf());
             }
         }

@@ -14,6 +14,7 @@ use crate::build::maven::BuildRun;
 use crate::build::reports::TestResults;
 use crate::llm::Usage;
 use crate::pipeline::failure::{Failure, FailureKind};
+use crate::repo_path::Refusal;
 
 /// Integer map keys come back from JSON as strings inside an internally tagged enum
 /// (serde buffers the content), so they are parsed here.
@@ -163,6 +164,11 @@ pub enum StepResult {
     },
     /// One pass of the fix loop: the failure, the tier that answered, and what came of it.
     Fixed(Box<FixAttempt>),
+    /// Paths the repository gate refused (outside the root, through a link, `.git`, a
+    /// workflow), with the reason; nothing was read from or written to them.
+    Refused {
+        refusals: Vec<Refusal>,
+    },
     /// A budget (wall time, build time) ran out; the run stops here.
     LimitReached {
         limit: String,
@@ -389,6 +395,13 @@ impl Journal {
         self.entries.iter().find_map(|e| match &e.result {
             StepResult::Classified(o) => Some(o),
             _ => None,
+        })
+    }
+    /// Every path the repository gate refused during the run.
+    pub fn refusals(&self) -> impl Iterator<Item = &Refusal> {
+        self.entries.iter().flat_map(|e| match &e.result {
+            StepResult::Refused { refusals } => refusals.as_slice(),
+            _ => &[],
         })
     }
     pub fn cost_usd(&self) -> f64 {

@@ -16,6 +16,7 @@ pub fn json(journal: &Journal) -> serde_json::Value {
         "tasks_total": outcome.map(|o| o.tasks_total),
         "tasks_done": outcome.map(|o| o.tasks_done),
         "cost_usd": journal.cost_usd(),
+        "refused": journal.refusals().collect::<Vec<_>>(),
         "tests": v.map(|v| json!({
             "invariant": v.invariant(),
             "executed_before": v.executed_before,
@@ -105,6 +106,14 @@ pub fn markdown(journal: &Journal) -> String {
         for w in &a.warnings {
             let _ = writeln!(md, "- ⚠ {w}");
         }
+    }
+    let refused: Vec<String> = journal.refusals().map(|r| format!("- {r}")).collect();
+    if !refused.is_empty() {
+        let _ = writeln!(
+            md,
+            "\n## Refused at the repository boundary\n\n{}",
+            refused.join("\n")
+        );
     }
     if let Some(b) = journal.baseline() {
         let _ = writeln!(md, "\n## Baseline\n");
@@ -380,6 +389,14 @@ fn evidence(result: &StepResult) -> String {
                     .as_ref()
                     .map_or(String::new(), |d| format!(", ran {d}"))
             ))
+        ),
+        StepResult::Refused { refusals } => format!(
+            "refused: {}",
+            refusals
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
         ),
         StepResult::LimitReached { limit } => format!("limit reached: {limit}"),
         StepResult::Classified(o) => format!("{}: {}", o.outcome.as_str(), o.reasons.join("; ")),

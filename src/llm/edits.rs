@@ -9,18 +9,19 @@
 //! >>>>>>> REPLACE
 //! ```
 //!
-//! Blocks are validated before anything is written: the path stays inside the project,
-//! each search text occurs exactly once, a Java file still parses, and a test file keeps
+//! Blocks are validated before anything is written: the path passes the repository gate
+//! ([`crate::repo_path`]: inside the project, no link, no `.git`, no workflow), each search text occurs exactly once, a Java file still parses, and a test file keeps
 //! at least as many test methods and assertions as it had (a fix may not weaken tests).
 
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
 use crate::analyze::java;
 use crate::java_syntax;
+use crate::repo_path::{Gate, Refusal};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
@@ -35,8 +36,8 @@ pub enum Rejected {
     Empty,
     #[error("malformed edit block at line {line}: {why}")]
     Malformed { line: usize, why: String },
-    #[error("{0}: path leaves the project")]
-    Path(PathBuf),
+    #[error("{0}")]
+    Refused(Refusal),
     #[error("{path}: cannot read it")]
     Unreadable { path: PathBuf },
     #[error("{path}: search text found {found} times (must be exactly once)")]
@@ -105,29 +106,21 @@ fn join(lines: &[&str]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
-fn inside_project(p: &Path) -> bool {
-    !p.as_os_str().is_empty()
-        && p.components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
-}
-
 static ASSERTION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(assert\w*|fail|verify\w*|expect\w*)\s*\(").expect("valid"));
 
-/// Applies the blocks to the files `read` returns; the new texts, or why not.
-pub fn apply(
-    blocks: &[Block],
-    read: impl Fn(&Path) -> Option<String>,
-) -> Result<BTreeMap<PathBuf, String>, Rejected> {
+/// Applies the blocks to the files they name, read through `gate`; the new texts, or why
+/// not.
+pub fn apply(blocks: &[Block], gate: &Gate) -> Result<BTreeMap<PathBuf, String>, Rejected> {
     let mut files: BTreeMap<PathBuf, (String, String)> = BTreeMap::new();
     for b in blocks {
-        if !inside_project(&b.path) {
-            return Err(Rejected::Path(b.path.clone()));
-        }
+        gate.resolve(&b.path).map_err(Rejected::Refused)?;
         if !files.contains_key(&b.path) {
-            let text = read(&b.path).ok_or(Rejected::Unreadable {
-                path: b.path.clone(),
-            })?;
+            let text = gate
+                .read_to_string(&b.path)
+                .map_err(|_| Rejected::Unreadable {
+                    path: b.path.clone(),
+                })?;
             files.insert(b.path.clone(), (text.clone(), text));
         }
         let current = &mut files.get_mut(&b.path).expect("inserted").1;
@@ -172,17 +165,28 @@ pub fn apply(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::repo_path::{Origin, Reason};
+    use std::path::Path;
 
     const TEST: &str = "import org.junit.jupiter.api.Test;\nclass ATest {\n    @Test\n    void a() {\n        assertEquals(1, one());\n    }\n    @Test\n    void b() {\n        assertTrue(ok());\n    }\n}\n";
 
-    fn read(p: &Path) -> Option<String> {
-        (p == Path::new("src/test/java/ATest.java")).then(|| TEST.to_string())
+    /// A project holding only `src/test/java/ATest.java`.
+    fn project() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src/test/java")).unwrap();
+        std::fs::write(dir.path().join("src/test/java/ATest.java"), TEST).unwrap();
+        dir
+    }
+
+    fn check(answer: &str) -> Result<BTreeMap<PathBuf, String>, Rejected> {
+        let dir = project();
+        apply(&parse(answer)?, &Gate::new(dir.path(), Origin::Model))
     }
 
     #[test]
     fn applies_a_clean_fix() {
         let answer = "Here is the fix.\nFILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n        assertEquals(1, one());\n=======\n        assertEquals(1L, one());\n>>>>>>> REPLACE\n";
-        let out = apply(&parse(answer).unwrap(), read).unwrap();
+        let out = check(answer).unwrap();
         assert!(out[Path::new("src/test/java/ATest.java")].contains("assertEquals(1L, one());"));
     }
 
@@ -190,7 +194,7 @@ mod tests {
     fn refuses_a_fix_that_deletes_a_test_or_an_assertion() {
         let delete_test = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n    @Test\n    void b() {\n        assertTrue(ok());\n    }\n=======\n>>>>>>> REPLACE\n";
         assert!(matches!(
-            apply(&parse(delete_test).unwrap(), read),
+            check(delete_test),
             Err(Rejected::WeakensTests {
                 what: "test methods",
                 before: 2,
@@ -200,7 +204,7 @@ mod tests {
         ));
         let drop_assert = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n        assertTrue(ok());\n=======\n        ok();\n>>>>>>> REPLACE\n";
         assert!(matches!(
-            apply(&parse(drop_assert).unwrap(), read),
+            check(drop_assert),
             Err(Rejected::WeakensTests {
                 what: "assertions",
                 ..
@@ -212,19 +216,51 @@ mod tests {
     fn refuses_paths_outside_ambiguous_search_and_broken_java() {
         let outside = "FILE: ../etc/passwd\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n";
         assert!(matches!(
-            apply(&parse(outside).unwrap(), read),
-            Err(Rejected::Path(_))
+            check(outside),
+            Err(Rejected::Refused(Refusal {
+                reason: Reason::ParentDir,
+                ..
+            }))
         ));
         let twice = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n    @Test\n=======\n    @Test\n>>>>>>> REPLACE\n";
         assert!(matches!(
-            apply(&parse(twice).unwrap(), read),
+            check(twice),
             Err(Rejected::NotUnique { found: 2, .. })
         ));
         let broken = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n        assertTrue(ok());\n=======\n        assertTrue(ok();\n>>>>>>> REPLACE\n";
-        assert!(matches!(
-            apply(&parse(broken).unwrap(), read),
-            Err(Rejected::Unparseable { .. })
-        ));
+        assert!(matches!(check(broken), Err(Rejected::Unparseable { .. })));
         assert_eq!(parse("no blocks here"), Err(Rejected::Empty));
+    }
+
+    /// A model's edit through a symlinked directory, or into `.git`, is refused with the
+    /// reason and nothing outside the project changes.
+    #[test]
+    fn refuses_links_and_git_with_the_reason() {
+        let dir = project();
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("README.txt"), "outside\n").unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("notes")).unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        std::fs::write(dir.path().join(".git/config"), "[core]\n").unwrap();
+        let gate = Gate::new(dir.path(), Origin::Model);
+        let through_link =
+            "FILE: notes/README.txt\n<<<<<<< SEARCH\noutside\n=======\npwned\n>>>>>>> REPLACE\n";
+        let err = apply(&parse(through_link).unwrap(), &gate).unwrap_err();
+        assert!(
+            matches!(&err, Rejected::Refused(r) if r.reason == Reason::Symlink { link: "notes".into() }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("symbolic link notes"), "{err}");
+        let git = "FILE: .git/config\n<<<<<<< SEARCH\n[core]\n=======\n[core]\n\thooksPath = /tmp/h\n>>>>>>> REPLACE\n";
+        let err = apply(&parse(git).unwrap(), &gate).unwrap_err();
+        assert!(
+            matches!(&err, Rejected::Refused(r) if r.reason == Reason::GitDir),
+            "{err}"
+        );
+        assert!(err.to_string().contains(".git directory"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(outside.path().join("README.txt")).unwrap(),
+            "outside\n"
+        );
     }
 }

@@ -18,6 +18,7 @@ use crate::recipes::{
     self, FileResult, PomContext, build_plugins, dependencies, gradle, jakarta, java_level, junit5,
     spring_boot, spring_security, upgrade_versions,
 };
+use crate::repo_path::Origin;
 
 /// What the recipe tier reads.
 pub struct Inputs<'a> {
@@ -45,6 +46,7 @@ pub fn execute(
         target: config.target,
     };
     let mut overlay = Overlay::new(root);
+    overlay.set_encodings(fp.non_utf8_sources());
 
     // Java files first, in parallel: their results decide the pom side (vintage or not).
     let java_files: Vec<PathBuf> = tasks
@@ -55,7 +57,7 @@ pub fn execute(
     let results: HashMap<PathBuf, (String, FileOutcome)> = java_files
         .par_iter()
         .map(|rel| {
-            let outcome = match std::fs::read_to_string(root.join(rel)) {
+            let outcome = match overlay.text(rel) {
                 Ok(src) => {
                     let out = junit5::migrate(&src);
                     (src, out)
@@ -262,7 +264,10 @@ pub fn execute(
                     .iter()
                     .filter_map(|r| registry.get(r))
                     .collect();
-                rewrite_java_files(fp, &mut overlay, |src| {
+                if task.recipes.iter().any(|r| registry.from_repository(r)) {
+                    overlay.set_author(Origin::Repository);
+                }
+                let done = rewrite_java_files(fp, &mut overlay, |src| {
                     let mut all = FileResult::default();
                     let mut current = src.to_string();
                     for recipe in &active {
@@ -275,8 +280,9 @@ pub fn execute(
                     }
                     all.text = (current != src).then_some(current);
                     all
-                })
-                .record(task)
+                });
+                overlay.set_author(Origin::Builtin);
+                done.record(task)
             }
             Some(recipes::BUILD_PLUGINS) => {
                 let needs = build_plugins::Needs {

@@ -22,6 +22,7 @@ use crate::llm::prompt::{self, DATA_RULE, Data, SourceKind};
 use crate::llm::search::{self, Hit};
 use crate::llm::{CallError, ChatRequest, metered};
 use crate::recipes::overlay::Overlay;
+use crate::repo_path::{Gate, Origin};
 use crate::store::knowledge::{Example, NewExample};
 
 use super::Run;
@@ -52,6 +53,8 @@ pub struct FixLoop {
 /// Where a fix came from, for the journal.
 struct Provenance {
     tier: &'static str,
+    /// Whose edits these are, for the repository gate.
+    origin: Origin,
     retrieval: Option<RetrievalRecord>,
     prompt_chars: usize,
     model: Option<String>,
@@ -153,9 +156,9 @@ impl Run<'_> {
             for b in &mut blocks {
                 b.path = first.clone();
             }
-            if let Ok(out) = edits::apply(&blocks, |p| {
-                std::fs::read_to_string(self.opts.root.join(p)).ok()
-            }) {
+            let gate =
+                Gate::new(&self.opts.root, Origin::Example).only(std::slice::from_ref(first));
+            if let Ok(out) = edits::apply(&blocks, &gate) {
                 return self
                     .write_fix(
                         rule,
@@ -163,6 +166,7 @@ impl Run<'_> {
                         failure,
                         Provenance {
                             tier: "retrieval",
+                            origin: Origin::Example,
                             retrieval,
                             prompt_chars: 0,
                             model: None,
@@ -246,9 +250,9 @@ impl Run<'_> {
             }
             self.fix.tried.insert(key);
             self.fix.last_edit_hash = hash(&blocks_text(&blocks));
-            let out = edits::apply(&blocks, |p| {
-                std::fs::read_to_string(self.opts.root.join(p)).ok()
-            })?;
+            let editable = self.editable_files();
+            let gate = Gate::new(&self.opts.root, Origin::Model).only(&editable);
+            let out = edits::apply(&blocks, &gate)?;
             Ok((blocks, out))
         });
         match checked {
@@ -259,6 +263,7 @@ impl Run<'_> {
                     failure,
                     Provenance {
                         tier,
+                        origin: Origin::Model,
                         retrieval,
                         prompt_chars,
                         model,
@@ -313,6 +318,23 @@ impl Run<'_> {
             .stuck
             .record(action, progress)
             .map(|_| self.fix.stuck.escalate())
+    }
+
+    /// The files a model may edit: the build files, sources and resources the analysis
+    /// found, and whatever this run has written.
+    fn editable_files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = self.fingerprint.as_ref().map_or(Vec::new(), |fp| {
+            fp.modules
+                .iter()
+                .flat_map(|m| {
+                    std::iter::once(m.pom.path.clone())
+                        .chain(m.java_files.iter().map(|f| f.path.clone()))
+                        .chain(m.resource_files.iter().cloned())
+                })
+                .collect()
+        });
+        files.extend(self.journal.written_files().unwrap_or_default());
+        files
     }
 
     /// The files the failure points at, relative to the project.
@@ -513,10 +535,10 @@ impl Run<'_> {
         let texts: Vec<(PathBuf, String)> = files
             .iter()
             .filter_map(|p| {
-                Some((
-                    p.clone(),
-                    std::fs::read_to_string(self.opts.root.join(p)).ok()?,
-                ))
+                let text = Gate::new(&self.opts.root, Origin::Repository)
+                    .read_to_string(p)
+                    .ok()?;
+                Some((p.clone(), text))
             })
             .collect();
         let labels: Vec<String> = texts.iter().map(|(p, _)| p.display().to_string()).collect();
@@ -571,8 +593,9 @@ impl Run<'_> {
         t: Instant,
     ) -> anyhow::Result<bool> {
         let mut overlay = Overlay::new(&self.opts.root);
+        overlay.set_author(from.origin);
         for (path, text) in &out {
-            let before = std::fs::read_to_string(self.opts.root.join(path))?;
+            let before = overlay.read(path)?.to_string();
             overlay.write(path, before, text.clone());
         }
         let diff = overlay.diff();

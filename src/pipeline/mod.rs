@@ -28,6 +28,7 @@ use crate::llm::search::{self, Tavily};
 use crate::progress::Observer;
 use crate::recipes::overlay::Overlay;
 use crate::recipes::registry::Registry;
+use crate::repo_path::Refusal;
 use crate::store::Store;
 use router::{State, Step};
 
@@ -243,6 +244,29 @@ impl Run<'_> {
         Ok(())
     }
 
+    /// One journal entry for the paths the repository gate refused, if any.
+    async fn refused(
+        &mut self,
+        stage: Stage,
+        rule: &str,
+        refusals: Vec<Refusal>,
+    ) -> anyhow::Result<()> {
+        if refusals.is_empty() {
+            return Ok(());
+        }
+        self.record(
+            stage,
+            rule,
+            "paths named by the repository or proposed by a tier",
+            "keep reads and writes inside the repository",
+            json!({"refused": refusals.len()}),
+            StepResult::Refused { refusals },
+            Category::Error,
+            Instant::now(),
+        )
+        .await
+    }
+
     async fn skip(&mut self, stage: Stage, rule: &str, reason: String) -> anyhow::Result<()> {
         self.record(
             stage,
@@ -284,6 +308,12 @@ impl Run<'_> {
         let inputs = json!({"root": root, "skip_modules": skip});
         match result {
             Ok((fp, registry)) => {
+                let refusals: Vec<_> = fp
+                    .refused
+                    .iter()
+                    .chain(registry.refused())
+                    .cloned()
+                    .collect();
                 self.registry = Some(registry);
                 // Uplift runs Maven only: a Gradle build is migrated without builds.
                 if fp.gradle.is_some() {
@@ -306,7 +336,8 @@ impl Run<'_> {
                     category,
                     t,
                 )
-                .await
+                .await?;
+                self.refused(Stage::Analyze, rule, refusals).await
             }
             Err(e) => {
                 self.state.analysis_failed = true;
@@ -499,10 +530,12 @@ impl Run<'_> {
     async fn write(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
         self.state.written = true;
-        let overlay = self
+        let mut overlay = self
             .overlay
             .take()
             .unwrap_or_else(|| Overlay::new(&self.opts.root));
+        let refusals = overlay.take_refused();
+        self.refused(Stage::Write, rule, refusals).await?;
         let diff = overlay.diff();
         let files: Vec<PathBuf> = overlay.changed().map(|(p, _, _)| p.to_path_buf()).collect();
         let inputs = json!({"files": files.len(), "dry_run": self.opts.dry_run});

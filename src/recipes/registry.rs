@@ -8,6 +8,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use crate::config::{Config, RecipeSettings};
+use crate::repo_path::{Gate, Origin, Refusal};
 
 use super::java_rules::{JavaRecipe, Preconditions};
 use super::{code_recipes, java_rules};
@@ -29,29 +30,45 @@ pub struct RecipeInfo {
 
 pub struct Registry {
     java: Vec<(String, JavaRecipe)>,
+    /// Recipe paths the repository gate refused (outside the root, through a link).
+    refused: Vec<Refusal>,
 }
+
+const BUILTIN: &str = "builtin";
 
 impl Registry {
     /// Built-in recipes plus the repository's own; a broken user recipe is an error that
-    /// names its file, never silently skipped.
+    /// names its file, never silently skipped. A `recipes.dir` or recipe file the repository
+    /// gate refuses is not read, and listed in [`Registry::refused`].
     pub fn load(root: Option<&Path>, settings: &RecipeSettings) -> anyhow::Result<Self> {
         let mut java: Vec<(String, JavaRecipe)> = java_rules::BUILTIN_SOURCES
             .iter()
-            .map(|src| JavaRecipe::parse(src).map(|r| ("builtin".to_string(), r)))
+            .map(|src| JavaRecipe::parse(src).map(|r| (BUILTIN.to_string(), r)))
             .collect::<anyhow::Result<_>>()?;
-        if let Some(dir) = root.map(|r| r.join(&settings.dir)).filter(|d| d.is_dir()) {
-            let mut files: Vec<_> = std::fs::read_dir(&dir)?
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|e| e == "yml" || e == "yaml"))
-                .collect();
-            files.sort();
-            for f in files {
-                let text = std::fs::read_to_string(&f)?;
-                let rel = f.strip_prefix(root.unwrap_or(Path::new(""))).unwrap_or(&f);
-                let recipe = JavaRecipe::parse(&text)
-                    .with_context(|| format!("recipe file {}", rel.display()))?;
-                java.push((rel.display().to_string(), recipe));
+        let mut refused = Vec::new();
+        if let Some(root) = root {
+            let gate = Gate::new(root, Origin::Repository);
+            match gate.resolve(&settings.dir) {
+                Err(r) => refused.push(r),
+                Ok(dir) if dir.is_dir() => {
+                    let mut files: Vec<_> = std::fs::read_dir(&dir)?
+                        .flatten()
+                        .map(|e| settings.dir.join(e.file_name()))
+                        .filter(|p| p.extension().is_some_and(|e| e == "yml" || e == "yaml"))
+                        .collect();
+                    files.sort();
+                    for rel in files {
+                        if let Err(r) = gate.resolve(&rel) {
+                            refused.push(r);
+                            continue;
+                        }
+                        let text = gate.read_to_string(&rel)?;
+                        let recipe = JavaRecipe::parse(&text)
+                            .with_context(|| format!("recipe file {}", rel.display()))?;
+                        java.push((rel.display().to_string(), recipe));
+                    }
+                }
+                Ok(_) => {}
             }
         }
         for (i, value) in settings.custom.iter().enumerate() {
@@ -68,7 +85,18 @@ impl Registry {
                 r.id
             );
         }
-        Ok(Self { java })
+        Ok(Self { java, refused })
+    }
+
+    pub fn refused(&self) -> &[Refusal] {
+        &self.refused
+    }
+
+    /// Whether the recipe came from the repository rather than from Uplift.
+    pub fn from_repository(&self, id: &str) -> bool {
+        self.java
+            .iter()
+            .any(|(origin, r)| r.id == id && origin != BUILTIN)
     }
 
     /// The declarative Java recipes this run uses, in catalog order.
@@ -90,7 +118,7 @@ impl Registry {
                 id: id.to_string(),
                 description: description.to_string(),
                 kind,
-                origin: "builtin".into(),
+                origin: BUILTIN.into(),
                 preconditions: Preconditions::default(),
                 source: None,
             })
@@ -142,6 +170,49 @@ mod tests {
         assert!(!reg.active(&config).any(|r| r.id == "spring-security-6"));
         config.spring_boot = Some(3);
         assert!(reg.active(&config).any(|r| r.id == "spring-security-6"));
+    }
+
+    /// A `recipes.dir` outside the root (by `..`, absolute, or through a link) and a recipe
+    /// file that is a link are refused, never read.
+    #[test]
+    fn recipes_outside_the_repository_are_refused() {
+        use crate::repo_path::Reason;
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        // Would be a broken recipe if read: loading must not even open it.
+        std::fs::write(outside.path().join("secret.yml"), "id: secret\n").unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("linked")).unwrap();
+        std::fs::create_dir_all(dir.path().join("mine")).unwrap();
+        std::os::unix::fs::symlink(
+            outside.path().join("secret.yml"),
+            dir.path().join("mine/evil.yml"),
+        )
+        .unwrap();
+        let cases = [
+            ("../../..", Reason::ParentDir),
+            (outside.path().to_str().unwrap(), Reason::Absolute),
+            (
+                "linked",
+                Reason::Symlink {
+                    link: "linked".into(),
+                },
+            ),
+            (
+                "mine",
+                Reason::Symlink {
+                    link: "mine/evil.yml".into(),
+                },
+            ),
+        ];
+        for (recipes_dir, reason) in cases {
+            let settings = RecipeSettings {
+                dir: recipes_dir.into(),
+                ..Default::default()
+            };
+            let reg = Registry::load(Some(dir.path()), &settings).unwrap();
+            let refused: Vec<_> = reg.refused().iter().map(|r| r.reason.clone()).collect();
+            assert_eq!(refused, [reason], "{recipes_dir}");
+        }
     }
 
     #[test]

@@ -19,6 +19,7 @@ use crate::github::render::{self, INVARIANCE_CHECK, MIGRATION_CHECK, Phase, RunC
 use crate::journal::Journal;
 use crate::pipeline::{self, RunOptions};
 use crate::progress::Observer;
+use crate::repo_path::{Gate, Origin};
 use crate::store::jobs::{FinalState, JobRow};
 use crate::workspace::{self, Author, RemoteBranch};
 
@@ -346,25 +347,30 @@ async fn migrate(
             "branch edited by others; nothing pushed".into(),
         ));
     }
-    let mut config = match std::fs::read_to_string(workdir.join(REPO_CONFIG_PATH)) {
-        Ok(text) => match Config::parse(&text).and_then(|c| c.validate().map(|_| c)) {
-            Ok(c) => c,
-            Err(e) => {
-                let error = format!("`{REPO_CONFIG_PATH}` is invalid: {e:#}");
-                publisher
-                    .lock()
-                    .await
-                    .status(
-                        &Phase::Failed {
-                            error: error.clone(),
-                        },
-                        None,
-                    )
-                    .await?;
-                return Ok(Ended::Finished(FinalState::Failed, error));
-            }
-        },
-        Err(_) => Config::default(),
+    // Through the repository gate: a link planted there would quote a server file.
+    let read = Gate::new(workdir, Origin::Repository).read_to_string(Path::new(REPO_CONFIG_PATH));
+    let parsed = match read {
+        Ok(text) => Config::parse(&text)
+            .and_then(|c| c.validate().map(|_| c))
+            .map_err(|e| format!("`{REPO_CONFIG_PATH}` is invalid: {e:#}")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+        Err(e) => Err(format!("`{REPO_CONFIG_PATH}` is not read: {e}")),
+    };
+    let mut config = match parsed {
+        Ok(c) => c,
+        Err(error) => {
+            publisher
+                .lock()
+                .await
+                .status(
+                    &Phase::Failed {
+                        error: error.clone(),
+                    },
+                    None,
+                )
+                .await?;
+            return Ok(Ended::Finished(FinalState::Failed, error));
+        }
     };
     config.target = request.target;
     config

@@ -1,0 +1,220 @@
+//! The repository boundary end to end: the `uplift` binary (`--no-build`) on a repository
+//! that names modules and recipes outside itself, links sources outside, and plants links
+//! where an older Uplift put its temporary files. Nothing outside the repository changes,
+//! and each refusal is in the journal.
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+mod support;
+
+const JUNIT4_TEST: &str = "package org.evil;\n\nimport org.junit.Test;\nimport static org.junit.Assert.assertTrue;\n\npublic class EvilTest {\n    @Test\n    public void t() { assertTrue(true); }\n}\n";
+
+/// Every file under `dir` (links recorded as their target, never followed) with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        let t = e.file_type().unwrap();
+        if t.is_symlink() {
+            let target = std::fs::read_link(&p).unwrap();
+            out.insert(p, target.into_os_string().into_encoded_bytes());
+        } else if t.is_dir() {
+            out.extend(snapshot(&p));
+        } else {
+            out.insert(p.clone(), std::fs::read(&p).unwrap());
+        }
+    }
+    out
+}
+
+/// The hostile repository and the outside directory it reaches for.
+fn hostile(tmp: &Path) -> (PathBuf, PathBuf) {
+    let outside = tmp.join("outside");
+    let repo = tmp.join("repo");
+    support::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/multi-module"),
+        &repo,
+    );
+    // A module outside: JUnit 4 code a migration would rewrite.
+    let module = outside.join("mod");
+    std::fs::create_dir_all(module.join("src/test/java/org/evil")).unwrap();
+    std::fs::write(
+        module.join("pom.xml"),
+        "<project><modelVersion>4.0.0</modelVersion><groupId>org.evil</groupId><artifactId>evil</artifactId><version>1</version>\
+         <properties><maven.compiler.source>1.8</maven.compiler.source><maven.compiler.target>1.8</maven.compiler.target></properties>\
+         <dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency></dependencies></project>\n",
+    )
+    .unwrap();
+    std::fs::write(
+        module.join("src/test/java/org/evil/EvilTest.java"),
+        JUNIT4_TEST,
+    )
+    .unwrap();
+    std::fs::write(outside.join("OutsideTest.java"), JUNIT4_TEST).unwrap();
+    std::fs::write(outside.join("victim.txt"), "the user's file\n").unwrap();
+    std::fs::create_dir_all(outside.join("recipes")).unwrap();
+    std::fs::write(
+        outside.join("recipes/evil.yml"),
+        "id: evil\ndescription: would rewrite every println\nrules:\n  - id: r\n    rule: { pattern: System.out.println($M) }\n    fix: System.err.println($M)\n",
+    )
+    .unwrap();
+
+    let pom = std::fs::read_to_string(repo.join("pom.xml")).unwrap();
+    let modules = format!(
+        "<module>core</module>\n    <module>{}</module>\n    <module>../outside/mod</module>\n    <module>linked</module>",
+        module.display()
+    );
+    std::fs::write(
+        repo.join("pom.xml"),
+        pom.replacen("<module>core</module>", &modules, 1),
+    )
+    .unwrap();
+    symlink(&module, repo.join("linked")).unwrap();
+    let tests = repo.join("app/src/test/java/org/acme");
+    symlink(
+        outside.join("OutsideTest.java"),
+        tests.join("LinkedTest.java"),
+    )
+    .unwrap();
+    // Links where earlier versions wrote their temporary files, next to files that change.
+    for planted in [
+        tests.join("AppTest.uplift-tmp"),
+        tests.join("AppTest.java.uplift-tmp"),
+        repo.join("pom.uplift-tmp"),
+        repo.join("app/pom.uplift-tmp"),
+    ] {
+        symlink(outside.join("victim.txt"), planted).unwrap();
+    }
+    std::fs::create_dir_all(repo.join(".github")).unwrap();
+    std::fs::write(
+        repo.join(".github/uplift.yml"),
+        "target: 17\nrecipes:\n  dir: ../outside/recipes\n",
+    )
+    .unwrap();
+    (repo, outside)
+}
+
+fn refusal<'a>(report: &'a Value, path: &str) -> &'a Value {
+    report["refused"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["path"] == path)
+        .unwrap_or_else(|| panic!("no refusal of {path}: {:#}", report["refused"]))
+}
+
+#[test]
+fn a_repository_cannot_make_uplift_read_or_write_outside_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, outside) = hostile(tmp.path());
+    let before = snapshot(&outside);
+    let report_path = tmp.path().join("report.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .arg("--db")
+        .arg(tmp.path().join("journal.db"))
+        .arg("migrate")
+        .arg(&repo)
+        .arg("--no-build")
+        .arg("--report-json")
+        .arg(&report_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(&report_path).unwrap_or_else(|e| panic!("{e}: {stderr}")),
+    )
+    .unwrap();
+
+    assert_eq!(
+        snapshot(&outside),
+        before,
+        "bytes outside the repository changed"
+    );
+
+    let kind = |path: &str| refusal(&report, path)["reason"]["kind"].clone();
+    assert_eq!(kind(&outside.join("mod").display().to_string()), "absolute");
+    assert_eq!(kind("../outside/mod"), "parent_dir");
+    assert_eq!(kind("../outside/recipes"), "parent_dir");
+    let linked_module = refusal(&report, "linked/pom.xml");
+    assert_eq!(linked_module["reason"]["kind"], "symlink");
+    assert_eq!(linked_module["reason"]["link"], "linked");
+    let linked_source = "app/src/test/java/org/acme/LinkedTest.java";
+    assert_eq!(
+        refusal(&report, linked_source)["reason"]["link"],
+        linked_source
+    );
+    // The journal entries carry them, in the analysis stage.
+    let entries = report["entries"].as_array().unwrap();
+    assert!(entries.iter().any(|e| e["stage"] == "analyze"
+        && e["result"]["kind"] == "refused"
+        && e["result"]["refusals"].as_array().unwrap().len() >= 5));
+
+    // The run went on inside: the real test moved to Jupiter through a fresh temporary
+    // file, and the planted links still point where they did.
+    let app_test =
+        std::fs::read_to_string(repo.join("app/src/test/java/org/acme/AppTest.java")).unwrap();
+    assert!(
+        app_test.contains("org.junit.jupiter.api.Test"),
+        "{app_test}"
+    );
+    assert!(
+        std::fs::symlink_metadata(repo.join("app/src/test/java/org/acme/AppTest.uplift-tmp"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let analysis = entries
+        .iter()
+        .find(|e| e["result"]["kind"] == "analyzed")
+        .unwrap();
+    let modules: Vec<&str> = analysis["result"]["modules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["pom"].as_str().unwrap())
+        .collect();
+    assert_eq!(modules, ["app/pom.xml", "core/pom.xml", "pom.xml"]);
+    assert!(
+        !report.to_string().contains("\"evil\""),
+        "the outside recipe was loaded"
+    );
+}
+
+/// `.github/uplift.yml` that is a link (to a server file, say) is refused, not quoted.
+#[test]
+fn a_linked_repository_config_is_not_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    support::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/single-junit4"),
+        &repo,
+    );
+    let secret = tmp.path().join("private-key.pem");
+    std::fs::write(&secret, "-----BEGIN PRIVATE KEY-----\nsecret: [not yaml\n").unwrap();
+    std::fs::create_dir_all(repo.join(".github")).unwrap();
+    symlink(&secret, repo.join(".github/uplift.yml")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .arg("--db")
+        .arg(tmp.path().join("journal.db"))
+        .arg("migrate")
+        .arg(&repo)
+        .arg("--no-build")
+        .output()
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!out.status.success(), "{all}");
+    assert!(all.contains("symbolic link .github/uplift.yml"), "{all}");
+    assert!(
+        !all.contains("PRIVATE KEY") && !all.contains("not yaml"),
+        "{all}"
+    );
+}
