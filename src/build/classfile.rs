@@ -17,7 +17,9 @@ pub fn majors(root: &Path) -> BTreeMap<u32, usize> {
         let in_output = p
             .components()
             .any(|c| matches!(c.as_os_str().to_str(), Some("classes" | "test-classes")));
-        if !in_output || p.extension().is_none_or(|e| e != "class") {
+        // Links the build planted are not followed out of the work tree.
+        if !entry.file_type().is_file() || !in_output || p.extension().is_none_or(|e| e != "class")
+        {
             continue;
         }
         if let Some(major) = read_major(p) {

@@ -84,8 +84,10 @@ pub fn collect(root: &Path) -> TestResults {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
+        // The build wrote these: a link it planted must not make Uplift read a host file.
         let mut files: Vec<PathBuf> = entries
             .flatten()
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
             .map(|e| e.path())
             .filter(|p| {
                 p.file_name()
@@ -192,5 +194,21 @@ mod tests {
                 .contains("malformed")
         );
         assert!(parse("<html/>").is_err());
+    }
+
+    #[test]
+    fn reports_the_build_linked_to_host_files_are_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let reports = dir.path().join("project/target/surefire-reports");
+        std::fs::create_dir_all(&reports).unwrap();
+        std::fs::write(dir.path().join("project/pom.xml"), "<project/>").unwrap();
+        let xml = r#"<testsuite name="s"><testcase name="a" classname="p.T"/></testsuite>"#;
+        std::fs::write(reports.join("TEST-p.T.xml"), xml).unwrap();
+        let outside = dir.path().join("host-secret.xml");
+        std::fs::write(&outside, xml.replace("p.T", "host.Secret")).unwrap();
+        std::os::unix::fs::symlink(&outside, reports.join("TEST-host.xml")).unwrap();
+        let r = collect(&dir.path().join("project"));
+        assert_eq!(r.report_files, 1);
+        assert_eq!(r.tests.keys().cloned().collect::<Vec<_>>(), ["p.T#a"]);
     }
 }

@@ -25,7 +25,11 @@ fn main() {
     let work = tempfile::tempdir().unwrap();
     let access = HostAccess::default();
     for (name, program, args) in [
-        ("java -version", java.as_path(), vec!["-version".to_string()]),
+        (
+            "java -version",
+            java.as_path(),
+            vec!["-version".to_string()],
+        ),
         ("/bin/true", Path::new("/bin/true"), Vec::new()),
     ] {
         let mut direct = Vec::new();
@@ -59,10 +63,17 @@ fn main() {
                     .await
                     .unwrap()
             });
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             boxed.push(t.elapsed());
         }
-        let (d50, b50) = (percentile(direct.clone(), 0.5), percentile(boxed.clone(), 0.5));
+        let (d50, b50) = (
+            percentile(direct.clone(), 0.5),
+            percentile(boxed.clone(), 0.5),
+        );
         println!(
             "{name:>14}: direct p50 {:>7.1} ms p90 {:>7.1} ms | sandboxed p50 {:>7.1} ms p90 {:>7.1} ms | overhead p50 {:>6.1} ms",
             d50.as_secs_f64() * 1e3,
