@@ -316,25 +316,31 @@ async fn run_app(serve: bool, work: bool) -> anyhow::Result<i32> {
         tasks.push(tokio::spawn(worker::run(ctx, stop_rx.clone())));
     }
     if serve {
-        let state = server::AppState {
-            store: store.clone(),
-            webhook_secret: settings.webhook_secret.clone(),
-            slug: settings.app_slug.clone(),
-            max_attempts: settings.max_attempts,
+        let state = server::AppState::new(
+            store.clone(),
+            settings.webhook_secret.clone(),
+            settings.app_slug.clone(),
+            settings.max_attempts,
             wake,
+        );
+        let bind = |addr| async move {
+            tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("cannot listen on {addr}"))
         };
-        let listener = tokio::net::TcpListener::bind(settings.listen)
-            .await
-            .with_context(|| format!("cannot listen on {}", settings.listen))?;
-        tracing::info!(addr = %listener.local_addr()?, worker = work, "uplift serving");
-        let mut stop = stop_rx.clone();
-        tasks.push(tokio::spawn(async move {
-            let _ = axum::serve(listener, server::router(state))
-                .with_graceful_shutdown(async move {
-                    let _ = stop.wait_for(|s| *s).await;
-                })
-                .await;
-        }));
+        let listener = bind(settings.listen).await?;
+        let metrics = bind(settings.metrics_listen).await?;
+        tracing::info!(addr = %listener.local_addr()?, metrics = %metrics.local_addr()?, worker = work, "uplift serving");
+        tasks.push(tokio::spawn(server::serve(
+            listener,
+            server::router(state.clone()),
+            stop_rx.clone(),
+        )));
+        tasks.push(tokio::spawn(server::serve(
+            metrics,
+            server::metrics_router(state),
+            stop_rx.clone(),
+        )));
     } else {
         tracing::info!("uplift worker running");
     }

@@ -39,6 +39,9 @@ pub struct Settings {
     pub api_url: String,
     pub database_url: String,
     pub listen: SocketAddr,
+    /// Where `/metrics` is served (`UPLIFT_METRICS_LISTEN`, default loopback): never on the
+    /// public listener.
+    pub metrics_listen: SocketAddr,
     /// Migrations one process runs at once.
     pub workers: usize,
     /// Migrations one installation may have running at once, across all workers.
@@ -126,6 +129,10 @@ impl Settings {
                 format!("sqlite://{}?mode=rwc", data_dir.join("uplift.db").display())
             }),
             listen: parsed("UPLIFT_LISTEN", SocketAddr::from(([127, 0, 0, 1], 8080)))?,
+            metrics_listen: parsed(
+                "UPLIFT_METRICS_LISTEN",
+                SocketAddr::from(([127, 0, 0, 1], 9091)),
+            )?,
             workers: parsed("UPLIFT_WORKERS", 1)?,
             installation_concurrency: parsed("UPLIFT_INSTALLATION_CONCURRENCY", 2)?,
             lease: Duration::from_secs(parsed("UPLIFT_LEASE_SECS", 60)?),

@@ -61,6 +61,7 @@ fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
         api_url: fake.url.clone(),
         database_url: format!("sqlite://{}?mode=rwc", dir.join("app.db").display()),
         listen: "127.0.0.1:0".parse().unwrap(),
+        metrics_listen: "127.0.0.1:0".parse().unwrap(),
         workers: 1,
         installation_concurrency: 2,
         lease: Duration::from_secs(30),
@@ -82,6 +83,7 @@ fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
 struct App {
     fake: FakeGitHub,
     url: String,
+    metrics_url: String,
     store: Store,
     dir: tempfile::TempDir,
     stop: watch::Sender<bool>,
@@ -140,19 +142,31 @@ async fn start_prepared(
         };
         tokio::spawn(uplift::worker::run(ctx, stop_rx.clone()));
     }
-    let state = uplift::server::AppState {
-        store: store.clone(),
-        webhook_secret: settings.webhook_secret.clone(),
-        slug: SLUG.into(),
-        max_attempts: 3,
+    let state = uplift::server::AppState::new(
+        store.clone(),
+        settings.webhook_secret.clone(),
+        SLUG.into(),
+        3,
         wake,
-    };
+    );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, uplift::server::router(state)).await });
+    tokio::spawn(uplift::server::serve(
+        listener,
+        uplift::server::router(state.clone()),
+        stop_rx.clone(),
+    ));
+    let metrics = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let metrics_url = format!("http://{}/metrics", metrics.local_addr().unwrap());
+    tokio::spawn(uplift::server::serve(
+        metrics,
+        uplift::server::metrics_router(state),
+        stop_rx.clone(),
+    ));
     App {
         fake,
         url,
+        metrics_url,
         store,
         dir,
         stop,
@@ -482,6 +496,12 @@ async fn a_redelivered_webhook_is_processed_once() {
     );
     assert_eq!(
         app.deliver("issue_comment", "same", &payload, None).await,
+        200
+    );
+    // The same comment again under a new delivery id: GitHub's redelivery, or a replay.
+    assert_eq!(
+        app.deliver("issue_comment", "another-id", &payload, None)
+            .await,
         200
     );
     let state = app
@@ -935,4 +955,90 @@ async fn a_hostile_repository_cannot_reach_the_apps_secrets() {
         })
         .count();
     assert_eq!(leftover, 0, "no process outlives the build");
+}
+
+/// Sends raw bytes to the app and returns what it answers before closing (or `None` when
+/// it gives nothing within `wait`).
+async fn raw_exchange(url: &str, request: &[u8], wait: Duration) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = url.trim_start_matches("http://");
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(request).await.unwrap();
+    let mut out = Vec::new();
+    match tokio::time::timeout(wait, s.read_to_end(&mut out)).await {
+        Ok(_) => Some(String::from_utf8_lossy(&out).into_owned()),
+        Err(_) => None,
+    }
+}
+
+/// What an unverified client sends leaves nothing behind: no metric label for a made-up
+/// event name; a body over the limit is refused from its Content-Length before it is sent;
+/// one without a length is refused; a client that never finishes its headers is cut.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unverified_and_abusive_requests_are_refused_without_a_trace() {
+    let app = start("single-junit4", false).await;
+    let body = serde_json::to_vec(&serde_json::json!({"zen": "x"})).unwrap();
+    let status = reqwest::Client::new()
+        .post(format!("{}/webhook", app.url))
+        .header("x-github-event", "made-up-event-7f3a")
+        .header("x-github-delivery", "d-unsigned")
+        .header("x-hub-signature-256", "sha256=00")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(status, 401);
+    let metrics = reqwest::get(&app.metrics_url)
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!metrics.contains("made-up-event-7f3a"), "{metrics}");
+    assert!(
+        metrics.contains(r#"uplift_webhooks_total{event="unverified",result="bad_signature"}"#),
+        "{metrics}"
+    );
+    let public = reqwest::get(format!("{}/metrics", app.url)).await.unwrap();
+    assert_eq!(
+        public.status(),
+        404,
+        "metrics are not on the public listener"
+    );
+
+    // 30 MB announced, nothing sent: refused at once, not after reading.
+    let answer = raw_exchange(
+        &app.url,
+        b"POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Length: 30000000\r\n\r\n",
+        Duration::from_secs(5),
+    )
+    .await
+    .expect("an answer without the body");
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    let answer = raw_exchange(
+        &app.url,
+        b"POST /webhook HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+        Duration::from_secs(5),
+    )
+    .await
+    .expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 411"), "{answer}");
+
+    // Headers that never end: the connection is closed after the header timeout.
+    let started = Instant::now();
+    let cut = raw_exchange(
+        &app.url,
+        b"POST /webhook HTTP/1.1\r\nHost: x\r\n",
+        Duration::from_secs(30),
+    )
+    .await;
+    assert!(cut.is_some(), "the slow client was not cut within 30 s");
+    assert!(
+        started.elapsed() >= Duration::from_secs(9),
+        "{:?}",
+        started.elapsed()
+    );
+    let healthz = reqwest::get(format!("{}/healthz", app.url)).await.unwrap();
+    assert_eq!(healthz.status(), 200);
 }

@@ -145,11 +145,14 @@ impl Store {
         .await?
         .rows_affected()
             == 1;
-        if fresh && let Some(job) = job {
-            insert_job(&mut tx, job).await?;
-        }
+        // A fresh delivery of work already queued (the same comment under a new delivery
+        // id) is a duplicate too.
+        let queued = match job {
+            Some(job) if fresh => insert_job(&mut tx, job).await?.is_some(),
+            _ => fresh,
+        };
         tx.commit().await?;
-        Ok(fresh)
+        Ok(queued)
     }
 
     pub async fn enqueue(&self, job: &NewJob) -> anyhow::Result<Enqueued> {
