@@ -257,6 +257,34 @@ pub struct TaskRecord {
     pub reason: Option<String>,
 }
 
+/// One change to what a test checks (`analyze::test_checks`): an assertion, expected
+/// exception, timeout, `@Disabled` or assumption that differs after the migration, beyond
+/// the mechanical JUnit 4 -> Jupiter mappings.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TestCheckDifference {
+    pub file: PathBuf,
+    /// `Class#method`, or `Class` for class-level checks (`@Disabled`, `@Timeout`).
+    pub test: String,
+    /// `changed`, `removed`, `added`, `test method removed`, `no longer a test` ...
+    pub change: String,
+    pub before: String,
+    pub after: String,
+}
+
+impl std::fmt::Display for TestCheckDifference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ({}): {} `{}` -> `{}`",
+            self.test,
+            self.file.display(),
+            self.change,
+            self.before,
+            self.after
+        )
+    }
+}
+
 /// The invariance check: what the migrated build kept of the baseline.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Validation {
