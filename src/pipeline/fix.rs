@@ -573,6 +573,7 @@ impl Run<'_> {
         let mut overlay = Overlay::new(&self.opts.root);
         for (path, text) in &out {
             let before = std::fs::read_to_string(self.opts.root.join(path))?;
+            super::invariance::remember(&mut self.originals, path, &before);
             overlay.write(path, before, text.clone());
         }
         let diff = overlay.diff();
@@ -606,6 +607,11 @@ impl Run<'_> {
             Category::Success,
             t,
         )
+        .await?;
+        let root = self.opts.root.clone();
+        self.check_invariance(Stage::Fix, rule, |p| {
+            std::fs::read_to_string(root.join(p)).ok()
+        })
         .await?;
         Ok(true)
     }
