@@ -519,11 +519,7 @@ impl<'s> File<'s> {
                 ));
                 return;
             }
-            "method_invocation" => {
-                if self.invocation(n, caught, ex, out) {
-                    return;
-                }
-            }
+            "method_invocation" if self.invocation(n, caught, ex, out) => return,
             _ => {}
         }
         let mut c = n.walk();
@@ -707,14 +703,15 @@ impl<'s> File<'s> {
                     return;
                 }
             }
-            "assertThat" if values.len() == 2 && message.is_none() => {
-                if caught
-                    .iter()
-                    .any(|v| values[0] == format!("{v}.getMessage()"))
-                {
-                    out.push(format!("expectMessage({})", values[1]));
-                    return;
-                }
+            "assertThat"
+                if values.len() == 2
+                    && message.is_none()
+                    && caught
+                        .iter()
+                        .any(|v| values[0] == format!("{v}.getMessage()")) =>
+            {
+                out.push(format!("expectMessage({})", values[1]));
+                return;
             }
             _ => {}
         }
