@@ -1,11 +1,13 @@
 //! The recipe conformance suite: before/after cases as data in `tests/conformance/*.yml`.
 //! Every case is checked three ways: the rewrite equals `after` exactly (or the file is
 //! left alone when `after` is absent: a "must not touch" case), a second run changes
-//! nothing (idempotency), and the expected findings for the next tier are reported.
+//! nothing (idempotency), and the expected findings for the next tier are reported. Every
+//! Java rewrite must also leave what each test checks unchanged (`analyze::test_checks`).
 
 use std::path::Path;
 
 use serde::Deserialize;
+use uplift::analyze::test_checks;
 use uplift::config::RecipeSettings;
 use uplift::recipes::dependencies::JunitMode;
 use uplift::recipes::registry::Registry;
@@ -86,6 +88,7 @@ fn conformance_suite() {
         .collect();
     files.sort();
     let (mut cases, mut failures) = (0, Vec::new());
+    let mut tests_judged = 0;
     for file in &files {
         let suite: Suite = serde_saphyr::from_str(&std::fs::read_to_string(file).unwrap())
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -101,6 +104,15 @@ fn conformance_suite() {
                     "{label}: output differs\n--- expected\n{expected}\n--- got\n{output}"
                 ));
                 continue;
+            }
+            if kind == "java" {
+                let c = test_checks::compare(Path::new("Case.java"), &case.before, Some(&output));
+                tests_judged += c.tests;
+                for d in c.differences {
+                    failures.push(format!(
+                        "{label}: the rewrite changes what a test checks: {d}"
+                    ));
+                }
             }
             let second = run(&registry, &suite.recipe, kind, &output);
             if second.text.is_some_and(|t| t != output) {
@@ -119,7 +131,14 @@ fn conformance_suite() {
             }
         }
     }
-    println!("{} suites, {cases} cases", files.len());
+    println!(
+        "{} suites, {cases} cases, {tests_judged} test methods judged invariant",
+        files.len()
+    );
     assert!(cases > 0);
+    assert!(
+        tests_judged > 20,
+        "the invariance property must judge the JUnit cases"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

@@ -434,3 +434,47 @@ fn gradle_build_scripts_and_sources_are_migrated_and_reported_unvalidated() {
     let hello = read(&project.join("web/src/main/java/com/example/web/Hello.java"));
     assert!(hello.contains("Integer.valueOf(0)"), "{hello}");
 }
+
+#[test]
+fn a_recipe_that_weakens_a_test_fails_the_run_though_every_test_still_passes() {
+    let (_tmp, project) = fixture("single-junit4");
+    // The repository's own recipe turns an expected value into the actual expression:
+    // the test still passes, it just no longer checks anything.
+    std::fs::create_dir_all(project.join(".uplift/recipes")).unwrap();
+    std::fs::write(
+        project.join(".uplift/recipes/tautology.yml"),
+        "id: tautology\ndescription: a buggy recipe\nrules:\n  - id: same\n    rule: { pattern: 'assertEquals(4, $X)' }\n    fix: 'assertEquals($X, $X)'\n",
+    )
+    .unwrap();
+    let run = migrate(&project, &[]);
+    let r = &run.report;
+    assert_eq!(
+        r["outcome"], "FAILURE",
+        "{}\n{}",
+        run.stderr, r["invariance"]
+    );
+    assert_eq!(run.code, 3);
+    assert_eq!(
+        r["tests"]["newly_failing"],
+        serde_json::json!([]),
+        "every test passes"
+    );
+    assert_eq!(r["invariance"]["verdict"], "FAILED");
+    let differences = r["invariance"]["test_check_differences"]
+        .as_array()
+        .unwrap();
+    assert_eq!(differences.len(), 1, "{differences:?}");
+    assert_eq!(differences[0]["test"], "CalculatorTest#addsNumbers");
+    assert_eq!(differences[0]["before"], "assertEquals(4, calc.add(2,2))");
+    assert_eq!(
+        differences[0]["after"],
+        "assertEquals(calc.add(2,2), calc.add(2,2))"
+    );
+    assert!(
+        run.stdout.contains("change(s) to what tests check")
+            || run.stderr.contains("change(s) to what tests check"),
+        "the summary names it:\n{}{}",
+        run.stdout,
+        run.stderr
+    );
+}

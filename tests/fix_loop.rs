@@ -327,3 +327,54 @@ async fn model_edits_through_a_link_or_into_git_are_refused_with_the_reason() {
         "[core]\n"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fix_that_changes_an_expected_value_is_refused_and_never_learnt() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    // Attempt 1: the real fix, plus the test's expected value changed (as many assertions
+    // as before, so a count would let it through).
+    let weakened = format!(
+        "{FIX}FILE: src/test/java/com/example/calc/TwiceTest.java\n<<<<<<< SEARCH\n        assertEquals(8, Twice.twice(4));\n=======\n        assertEquals(30, Twice.twice(4));\n>>>>>>> REPLACE\n"
+    );
+    fake.push(chat(&weakened));
+    // Attempt 2: the fix alone.
+    fake.push(chat(FIX));
+    let repo = project(dir.path(), "Twice");
+    let (code, report, stderr) = migrate(dir.path(), &repo, &base).await;
+    assert_eq!(code, 0, "{stderr}\n{report}");
+    let attempts = fix_attempts(&report);
+    assert_eq!(attempts.len(), 2, "{attempts:?}");
+    assert_eq!(attempts[0]["result"]["status"], "rejected");
+    let reason = attempts[0]["result"]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains(
+            "weakens tests: TwiceTest#doubles changed `assertEquals(8, Twice.twice(4))` -> `assertEquals(30, Twice.twice(4))`"
+        ),
+        "{reason}"
+    );
+    assert_eq!(attempts[1]["result"]["status"], "applied");
+    let test = std::fs::read_to_string(repo.join("src/test/java/com/example/calc/TwiceTest.java"))
+        .unwrap();
+    assert!(test.contains("assertEquals(8, Twice.twice(4));"), "{test}");
+    // The whole diff (recipes + fix) was judged and keeps every check.
+    assert_eq!(
+        report["invariance"]["verdict"], "passed",
+        "{}",
+        report["invariance"]
+    );
+    assert_eq!(report["invariance"]["test_check_differences"], json!([]));
+    assert_eq!(report["invariance"]["tests_compared"], 1);
+    // Only the clean fix became a solved example.
+    let store = uplift::store::Store::open(&dir.path().join("journal.db"))
+        .await
+        .unwrap();
+    let examples = store.examples().await.unwrap();
+    assert_eq!(examples.len(), 1, "{examples:?}");
+    assert!(
+        !examples[0].diff.contains("assertEquals(30"),
+        "{}",
+        examples[0].diff
+    );
+}

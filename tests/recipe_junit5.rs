@@ -1,5 +1,9 @@
-//! Before/after pairs for the JUnit 4 -> Jupiter recipe, plus idempotency and must-not-touch.
+//! Before/after pairs for the JUnit 4 -> Jupiter recipe, plus idempotency, must-not-touch
+//! and test invariance (every rewrite leaves what each test checks unchanged).
 
+use std::path::Path;
+
+use uplift::analyze::test_checks;
 use uplift::recipes::junit5::{FileOutcome, migrate};
 
 fn rewritten(src: &str) -> String {
@@ -9,6 +13,12 @@ fn rewritten(src: &str) -> String {
                 migrate(&text),
                 FileOutcome::Unchanged,
                 "second run must change nothing:\n{text}"
+            );
+            let checks = test_checks::compare(Path::new("T.java"), src, Some(&text));
+            assert_eq!(
+                checks.differences,
+                vec![],
+                "the rewrite changes what tests check"
             );
             text
         }

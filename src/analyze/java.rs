@@ -266,15 +266,6 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
             }
         }
     }
-    let junit3_class = |class: Node| {
-        class.child_by_field_name("superclass").is_some_and(|s| {
-            matches!(
-                text(s, source).trim_start_matches("extends").trim(),
-                "TestCase" | "junit.framework.TestCase"
-            )
-        })
-    };
-
     java_syntax::walk(root, |node| {
         if !matches!(
             node.kind(),
@@ -283,7 +274,7 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
             return;
         }
         let class_name = qualified_class_name(node, source);
-        let is_junit3 = junit3_class(node);
+        let is_junit3 = is_junit3_class(node, source);
         let Some(body) = node.child_by_field_name("body") else {
             return;
         };
@@ -295,32 +286,18 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
             let name = member
                 .child_by_field_name("name")
                 .map_or("", |n| text(n, source));
-            let annotated = modifiers_of(member)
-                .map(annotations)
-                .unwrap_or_default()
-                .into_iter()
-                .find_map(|a| {
-                    let simple = annotation_name(a, source).rsplit('.').next().unwrap_or("");
-                    JUPITER_TEST_ANNOTATIONS.contains(&simple).then(|| {
-                        if simple == "Test" && a.kind() == "annotation" {
-                            for key in ["expected", "timeout"] {
-                                if text(a, source).contains(key) {
-                                    facts.junit4_constructs.push(format!("@Test({key})"));
-                                }
-                            }
-                        }
-                        simple.to_string()
-                    })
-                });
-            let kind = match annotated {
-                Some(k) => k,
-                None if is_junit3
-                    && name.starts_with("test")
-                    && is_public_no_arg(member, source) =>
-                {
-                    "junit3".to_string()
+            if let Some(a) = test_annotation(member, source).filter(|a| {
+                a.kind() == "annotation"
+                    && annotation_name(*a, source).rsplit('.').next() == Some("Test")
+            }) {
+                for key in ["expected", "timeout"] {
+                    if text(a, source).contains(key) {
+                        facts.junit4_constructs.push(format!("@Test({key})"));
+                    }
                 }
-                None => continue,
+            }
+            let Some(kind) = test_kind(member, is_junit3, source) else {
+                continue;
             };
             facts.tests.push(TestMethod {
                 class: class_name.clone(),
@@ -342,6 +319,47 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
     facts
 }
 
+/// `extends TestCase`: a JUnit 3 class, whose public no-argument `test*` methods are tests.
+pub(crate) fn is_junit3_class(class: Node, source: &str) -> bool {
+    class.child_by_field_name("superclass").is_some_and(|s| {
+        matches!(
+            text(s, source).trim_start_matches("extends").trim(),
+            "TestCase" | "junit.framework.TestCase"
+        )
+    })
+}
+
+/// The annotation that makes a method a test (`@Test`, `@ParameterizedTest` ...).
+pub(crate) fn test_annotation<'t>(method: Node<'t>, source: &str) -> Option<Node<'t>> {
+    modifiers_of(method)
+        .map(annotations)
+        .unwrap_or_default()
+        .into_iter()
+        .find(|a| {
+            let simple = annotation_name(*a, source).rsplit('.').next().unwrap_or("");
+            JUPITER_TEST_ANNOTATIONS.contains(&simple)
+        })
+}
+
+/// What makes a method a test: its annotation's simple name, or `junit3` for a public
+/// no-argument `test*` method of a JUnit 3 class; None for any other method.
+pub(crate) fn test_kind(method: Node, in_junit3_class: bool, source: &str) -> Option<String> {
+    if let Some(a) = test_annotation(method, source) {
+        return Some(
+            annotation_name(a, source)
+                .rsplit('.')
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        );
+    }
+    let name = method
+        .child_by_field_name("name")
+        .map_or("", |n| text(n, source));
+    (in_junit3_class && name.starts_with("test") && is_public_no_arg(method, source))
+        .then(|| "junit3".to_string())
+}
+
 fn is_public_no_arg(method: Node, source: &str) -> bool {
     let public = modifiers_of(method)
         .is_some_and(|m| text(m, source).split_whitespace().any(|w| w == "public"));
@@ -353,7 +371,7 @@ fn is_public_no_arg(method: Node, source: &str) -> bool {
 
 /// `Outer.Inner` for nested classes (the name Surefire reports uses `$`, the inventory
 /// keeps source names).
-fn qualified_class_name(class: Node, source: &str) -> String {
+pub(crate) fn qualified_class_name(class: Node, source: &str) -> String {
     let mut names = vec![
         class
             .child_by_field_name("name")

@@ -3,6 +3,7 @@
 pub mod gradle;
 pub mod java;
 pub mod pom;
+pub mod test_checks;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

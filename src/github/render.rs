@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::api::{Annotation, CheckAction, CheckOutput, CheckRun, CheckStatus, Conclusion};
 use crate::journal::outcome::Outcome;
 use crate::journal::render::{tasks_table, test_counts};
-use crate::journal::{Journal, StepResult, TaskStatus};
+use crate::journal::{Invariance, Journal, StepResult, TaskStatus};
 use crate::recipes::JUNIT4_TO_JUPITER;
 
 /// GitHub's limit for PR bodies and comments.
@@ -103,50 +103,83 @@ pub fn conclusion(journal: &Journal) -> Conclusion {
     }
 }
 
+/// The `uplift/test-invariance` verdict: the runtime comparison with the baseline and
+/// the comparison of what each test checks over the run's whole diff.
 fn invariance_verdict(journal: &Journal) -> (Conclusion, String) {
-    match journal.validation() {
-        Some(v) if v.invariant() => (
-            Conclusion::Success,
-            format!(
-                "✅ invariant: {} tests executed before, {} after; no test lost, none newly failing",
-                v.executed_before, v.executed_after
-            ),
+    let checks = match journal.test_checks() {
+        Some((tests, [])) => format!(
+            " what each of the {tests} tests in changed files checks (assertions, expected exceptions, timeouts, `@Disabled`, assumptions) is unchanged;"
         ),
-        Some(v) => {
+        _ => String::new(),
+    };
+    match journal.invariance() {
+        Invariance::Passed => {
+            let (before, after) = journal
+                .validation()
+                .map_or((0, 0), |v| (v.executed_before, v.executed_after));
+            (
+                Conclusion::Success,
+                format!(
+                    "✅ invariant:{checks} {before} tests executed before, {after} after; no test lost, none newly failing"
+                ),
+            )
+        }
+        Invariance::NotJudged(why) => (
+            if journal.validation().is_some() {
+                Conclusion::Neutral
+            } else {
+                Conclusion::Skipped
+            },
+            format!("➖ not judged: {why};{checks}"),
+        ),
+        Invariance::Broken(_) => {
             let mut s = String::from("❌ not invariant:");
-            for (label, list) in [
-                ("lost from source", &v.lost_from_source),
-                ("newly failing", &v.newly_failing),
-                ("newly skipped", &v.newly_skipped),
-            ] {
-                if !list.is_empty() {
-                    let shown: Vec<_> = list.iter().take(10).map(|t| format!("`{t}`")).collect();
-                    let more = list.len().saturating_sub(10);
+            if let Some(v) = journal.validation() {
+                for (label, list) in [
+                    ("lost from source", &v.lost_from_source),
+                    ("newly failing", &v.newly_failing),
+                    ("newly skipped", &v.newly_skipped),
+                ] {
+                    if !list.is_empty() {
+                        let shown: Vec<_> =
+                            list.iter().take(10).map(|t| format!("`{t}`")).collect();
+                        let _ = write!(s, " {label}: {}{};", shown.join(", "), more(list.len()));
+                    }
+                }
+                if v.executed_after < v.executed_before {
                     let _ = write!(
                         s,
-                        " {label}: {}{};",
-                        shown.join(", "),
-                        if more > 0 {
-                            format!(" and {more} more")
-                        } else {
-                            String::new()
-                        }
+                        " executed {} -> {};",
+                        v.executed_before, v.executed_after
                     );
                 }
             }
-            if v.executed_after < v.executed_before {
+            if let Some((_, differences)) = journal.test_checks().filter(|(_, d)| !d.is_empty()) {
+                let shown: Vec<_> = differences
+                    .iter()
+                    .take(10)
+                    .map(|d| {
+                        format!("`{}` {} `{}` -> `{}`", d.test, d.change, d.before, d.after)
+                            .replace('|', "/")
+                    })
+                    .collect();
                 let _ = write!(
                     s,
-                    " executed {} -> {};",
-                    v.executed_before, v.executed_after
+                    " what tests check changed: {}{};",
+                    shown.join(", "),
+                    more(differences.len())
                 );
             }
             (Conclusion::Failure, s)
         }
-        None => (
-            Conclusion::Skipped,
-            "not checked: the run did not reach validation".into(),
-        ),
+    }
+}
+
+fn more(n: usize) -> String {
+    if n > 10 {
+        format!(" and {} more", n - 10)
+    } else {
+        String::new()
     }
 }
 
@@ -708,5 +741,30 @@ mod tests {
             .entries
             .insert(1, entry(Stage::Fix, StepResult::Fixed(Box::new(fix))));
         assert_eq!(conclusion(&journal), Conclusion::ActionRequired);
+    }
+
+    #[test]
+    fn the_invariance_check_cites_changed_checks_and_never_passes_on_nothing() {
+        use crate::journal::outcome::tests::{changed_expected_value, green_run};
+        let (c, verdict) = invariance_verdict(&green_run(3, vec![changed_expected_value()]));
+        assert_eq!(c, Conclusion::Failure);
+        assert!(
+            verdict.contains(
+                "what tests check changed: `CalcTest#adds` changed `assertEquals(4, add(2,2))` -> `assertEquals(30, add(2,2))`"
+            ),
+            "{verdict}"
+        );
+        let (c, verdict) = invariance_verdict(&green_run(0, vec![]));
+        assert_eq!(c, Conclusion::Neutral);
+        assert!(
+            verdict.starts_with("➖ not judged: no test ran before"),
+            "{verdict}"
+        );
+        let (c, verdict) = invariance_verdict(&green_run(3, vec![]));
+        assert_eq!(c, Conclusion::Success);
+        assert!(
+            verdict.contains("what each of the 3 tests in changed files checks"),
+            "{verdict}"
+        );
     }
 }

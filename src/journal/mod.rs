@@ -157,6 +157,16 @@ pub enum StepResult {
         error: String,
     },
     Validated(Box<Validation>),
+    /// The run's whole diff against the original sources: what each test checks, compared
+    /// before and after (`analyze::test_checks`), so no tier (recipe, example, model) can
+    /// weaken a test unnoticed. Recorded after the write and after every applied fix.
+    InvarianceChecked {
+        /// Java files compared.
+        files: usize,
+        /// Test methods they held before (0: nothing was judged).
+        tests: usize,
+        differences: Vec<TestCheckDifference>,
+    },
     /// A retry never re-reads retrieval: it carries the last failure instead.
     RagSkippedOnRetry {
         attempt: u32,
@@ -263,6 +273,34 @@ pub struct TaskRecord {
     pub reason: Option<String>,
 }
 
+/// One change to what a test checks (`analyze::test_checks`): an assertion, expected
+/// exception, timeout, `@Disabled` or assumption that differs after the migration, beyond
+/// the mechanical JUnit 4 -> Jupiter mappings.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct TestCheckDifference {
+    pub file: PathBuf,
+    /// `Class#method`, or `Class` for class-level checks (`@Disabled`, `@Timeout`).
+    pub test: String,
+    /// `changed`, `removed`, `added`, `test method removed`, `no longer a test` ...
+    pub change: String,
+    pub before: String,
+    pub after: String,
+}
+
+impl std::fmt::Display for TestCheckDifference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ({}): {} `{}` -> `{}`",
+            self.test,
+            self.file.display(),
+            self.change,
+            self.before,
+            self.after
+        )
+    }
+}
+
 /// The invariance check: what the migrated build kept of the baseline.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Validation {
@@ -294,6 +332,27 @@ impl Validation {
             .filter(|(m, _)| **m != self.expected_major)
             .map(|(_, n)| n)
             .sum()
+    }
+}
+
+/// Whether the tests are the same tests after the run, from the journal's evidence.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Invariance {
+    /// Tests ran before and after, none was lost, failing or skipped, and no test's
+    /// checks changed.
+    Passed,
+    /// Nothing to compare: never "passed".
+    NotJudged(String),
+    Broken(Vec<String>),
+}
+
+impl Invariance {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Invariance::Passed => "passed",
+            Invariance::NotJudged(_) => "not judged",
+            Invariance::Broken(_) => "FAILED",
+        }
     }
 }
 
@@ -391,6 +450,51 @@ impl Journal {
             _ => None,
         })
     }
+    /// The latest comparison of what each test checks (None: nothing was written).
+    pub fn test_checks(&self) -> Option<(usize, &[TestCheckDifference])> {
+        self.entries.iter().rev().find_map(|e| match &e.result {
+            StepResult::InvarianceChecked {
+                tests, differences, ..
+            } => Some((*tests, differences.as_slice())),
+            _ => None,
+        })
+    }
+
+    /// The invariance verdict: the validation's runtime comparison and the static
+    /// comparison of what each test checks. Both must have had something to compare.
+    pub fn invariance(&self) -> Invariance {
+        let mut broken = Vec::new();
+        let v = self.validation();
+        if let Some(v) = v.filter(|v| !v.invariant()) {
+            broken.push(format!(
+                "{} lost from source, {} newly failing, {} newly skipped, executed {} -> {}",
+                v.lost_from_source.len(),
+                v.newly_failing.len(),
+                v.newly_skipped.len(),
+                v.executed_before,
+                v.executed_after
+            ));
+        }
+        let checks = self.test_checks();
+        if let Some((_, differences)) = checks.filter(|(_, d)| !d.is_empty()) {
+            broken.push(format!(
+                "{} change(s) to what tests check, first: {}",
+                differences.len(),
+                differences[0]
+            ));
+        }
+        if !broken.is_empty() {
+            return Invariance::Broken(broken);
+        }
+        match v {
+            None => Invariance::NotJudged("not validated".into()),
+            Some(v) if v.executed_before == 0 => {
+                Invariance::NotJudged("no test ran before the migration: nothing to compare".into())
+            }
+            Some(_) => Invariance::Passed,
+        }
+    }
+
     pub fn outcome(&self) -> Option<&outcome::OutcomeRecord> {
         self.entries.iter().find_map(|e| match &e.result {
             StepResult::Classified(o) => Some(o),

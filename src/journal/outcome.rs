@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Journal, StepResult};
+use super::{Invariance, Journal, StepResult};
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -97,6 +97,13 @@ pub fn classify(journal: &Journal) -> OutcomeRecord {
             _ => {}
         }
     }
+    let invariance = journal.invariance();
+    if let Invariance::Broken(why) = &invariance {
+        return record(
+            Outcome::Failure,
+            format!("test invariance broken: {}", why.join("; ")),
+        );
+    }
     let Some(v) = journal.validation() else {
         let why = journal
             .entries
@@ -110,19 +117,6 @@ pub fn classify(journal: &Journal) -> OutcomeRecord {
             .unwrap_or_else(|| "no validation build".into());
         return record(Outcome::Incomplete, format!("not validated: {why}"));
     };
-    if !v.invariant() {
-        return record(
-            Outcome::Failure,
-            format!(
-                "test invariance broken: {} lost from source, {} newly failing, {} newly skipped, executed {} -> {}",
-                v.lost_from_source.len(),
-                v.newly_failing.len(),
-                v.newly_skipped.len(),
-                v.executed_before,
-                v.executed_after
-            ),
-        );
-    }
     if !v.build.compiled() {
         return record(Outcome::Failure, "migrated build is red".into());
     }
@@ -136,17 +130,134 @@ pub fn classify(journal: &Journal) -> OutcomeRecord {
             ),
         );
     }
+    let tests = match &invariance {
+        Invariance::NotJudged(why) => format!("test invariance not judged ({why})"),
+        _ => "tests invariant".into(),
+    };
     if ratio >= SUCCESS_RATIO {
         record(
             Outcome::Success,
-            "build green, tests invariant, >= 90% of tasks done".into(),
+            format!("build green, {tests}, >= 90% of tasks done"),
         )
     } else if ratio >= PARTIAL_RATIO {
         record(
             Outcome::PartialSuccess,
-            "build green, tests invariant, >= 50% of tasks done".into(),
+            format!("build green, {tests}, >= 50% of tasks done"),
         )
     } else {
         record(Outcome::Failure, "fewer than 50% of tasks done".into())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::build::maven::BuildRun;
+    use crate::journal::{BuildOutcome, Category, Entry, Stage, TestCheckDifference, Validation};
+
+    fn entry(stage: Stage, result: StepResult) -> Entry {
+        Entry {
+            seq: 1,
+            stage,
+            known: String::new(),
+            intent: String::new(),
+            rule: String::new(),
+            inputs: serde_json::json!({}),
+            result,
+            category: Category::Success,
+            duration_ms: 0,
+            cost_usd: 0.0,
+        }
+    }
+
+    /// A journal whose migrated build is green with `executed` tests before and after,
+    /// and whose diff changed what tests check by `differences`.
+    pub(crate) fn green_run(executed: usize, differences: Vec<TestCheckDifference>) -> Journal {
+        let validation = Validation {
+            build: BuildOutcome {
+                jdk: Some(17),
+                raised_level: None,
+                run: Some(BuildRun {
+                    command: "mvn test".into(),
+                    jdk: 17,
+                    exit_code: Some(0),
+                    timed_out: false,
+                    duration_ms: 1,
+                    errors: vec![],
+                    tail: vec![],
+                    output_bytes: 0,
+                    output_truncated: false,
+                    sandbox: None,
+                    egress_refused: Vec::new(),
+                }),
+                tests: Default::default(),
+                error: None,
+            },
+            lost_from_source: vec![],
+            newly_failing: vec![],
+            newly_skipped: vec![],
+            executed_before: executed,
+            executed_after: executed,
+            green_before: executed,
+            green_after: executed,
+            class_majors: Default::default(),
+            expected_major: 61,
+        };
+        let checked = StepResult::InvarianceChecked {
+            files: 1,
+            tests: executed,
+            differences,
+        };
+        Journal {
+            run_id: "r".into(),
+            entries: vec![
+                entry(Stage::Write, checked),
+                entry(Stage::Validate, StepResult::Validated(Box::new(validation))),
+            ],
+        }
+    }
+
+    pub(crate) fn changed_expected_value() -> TestCheckDifference {
+        TestCheckDifference {
+            file: "src/test/java/CalcTest.java".into(),
+            test: "CalcTest#adds".into(),
+            change: "changed".into(),
+            before: "assertEquals(4, add(2,2))".into(),
+            after: "assertEquals(30, add(2,2))".into(),
+        }
+    }
+
+    #[test]
+    fn a_changed_check_fails_the_run_even_with_a_green_build() {
+        let journal = green_run(3, vec![changed_expected_value()]);
+        let o = classify(&journal);
+        assert_eq!(o.outcome, Outcome::Failure);
+        assert!(
+            o.reasons[0].starts_with(
+                "test invariance broken: 1 change(s) to what tests check, first: CalcTest#adds"
+            ),
+            "{:?}",
+            o.reasons
+        );
+        assert!(
+            o.reasons[0].contains("`assertEquals(4, add(2,2))` -> `assertEquals(30, add(2,2))`")
+        );
+    }
+
+    #[test]
+    fn invariance_is_not_judged_without_tests_before_and_passed_only_with_them() {
+        let none = green_run(0, vec![]);
+        assert!(matches!(none.invariance(), Invariance::NotJudged(_)));
+        let o = classify(&none);
+        assert_eq!(o.outcome, Outcome::Success);
+        assert!(
+            o.reasons[0].contains("test invariance not judged (no test ran before the migration"),
+            "{:?}",
+            o.reasons
+        );
+        assert!(!o.reasons[0].contains("tests invariant"));
+        let some = green_run(3, vec![]);
+        assert_eq!(some.invariance(), Invariance::Passed);
+        assert!(classify(&some).reasons[0].contains("tests invariant"));
     }
 }

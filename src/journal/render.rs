@@ -4,12 +4,13 @@ use std::fmt::Write;
 
 use serde_json::json;
 
-use super::{FixResult, Journal, Stage, StepResult, TaskStatus};
+use super::{FixResult, Invariance, Journal, Stage, StepResult, TaskStatus};
 
 /// The JSON report: the journal itself plus a computed summary for quick reading.
 pub fn json(journal: &Journal) -> serde_json::Value {
     let outcome = journal.outcome();
     let v = journal.validation();
+    let invariance = journal.invariance();
     json!({
         "run_id": journal.run_id,
         "outcome": outcome.map(|o| o.outcome.as_str()),
@@ -17,8 +18,18 @@ pub fn json(journal: &Journal) -> serde_json::Value {
         "tasks_done": outcome.map(|o| o.tasks_done),
         "cost_usd": journal.cost_usd(),
         "refused": journal.refusals().collect::<Vec<_>>(),
+        "invariance": json!({
+            "verdict": invariance.label(),
+            "why": match &invariance {
+                Invariance::Passed => vec![],
+                Invariance::NotJudged(why) => vec![why.clone()],
+                Invariance::Broken(why) => why.clone(),
+            },
+            "tests_compared": journal.test_checks().map(|(t, _)| t),
+            "test_check_differences": journal.test_checks().map(|(_, d)| d),
+        }),
         "tests": v.map(|v| json!({
-            "invariant": v.invariant(),
+            "invariant": invariance == Invariance::Passed,
             "executed_before": v.executed_before,
             "executed_after": v.executed_after,
             "green_before": v.green_before,
@@ -194,7 +205,10 @@ pub fn markdown(journal: &Journal) -> String {
                 let _ = writeln!(
                     md,
                     "- Invariance: **{}**",
-                    if v.invariant() { "passed" } else { "FAILED" }
+                    match journal.invariance() {
+                        Invariance::NotJudged(why) => format!("not judged ({why})"),
+                        other => other.label().to_string(),
+                    }
                 );
                 let _ = writeln!(
                     md,
@@ -232,6 +246,25 @@ pub fn markdown(journal: &Journal) -> String {
                             .collect::<Vec<_>>()
                             .join("\n")
                     );
+                }
+            }
+            StepResult::InvarianceChecked {
+                files,
+                tests,
+                differences,
+            } => {
+                let _ = writeln!(
+                    md,
+                    "\n## What tests check (after {:?})\n\n{tests} test methods in {files} changed Java files compared with the original sources: {}",
+                    e.stage,
+                    if differences.is_empty() {
+                        "every test checks what it checked before".to_string()
+                    } else {
+                        format!("**{} difference(s)**", differences.len())
+                    }
+                );
+                for d in differences.iter().take(50) {
+                    let _ = writeln!(md, "- {}", d.to_string().replace('|', "/"));
                 }
             }
             StepResult::BuildSkipped { reason } if e.stage == Stage::Validate => {
@@ -359,12 +392,24 @@ fn evidence(result: &StepResult) -> String {
             format!("write failed at {}: {error}", failed.display())
         }
         StepResult::Validated(v) => format!(
-            "build {}, invariance {}, executed {} -> {}, newly failing {}",
+            "build {}, runtime invariance {}, executed {} -> {}, newly failing {}",
             if v.build.compiled() { "green" } else { "red" },
-            if v.invariant() { "passed" } else { "FAILED" },
+            match (v.invariant(), v.executed_before) {
+                (false, _) => "FAILED",
+                (true, 0) => "not judged",
+                (true, _) => "passed",
+            },
             v.executed_before,
             v.executed_after,
             v.newly_failing.len()
+        ),
+        StepResult::InvarianceChecked {
+            files,
+            tests,
+            differences,
+        } => format!(
+            "{tests} tests in {files} changed Java files: {} change(s) to what they check",
+            differences.len()
         ),
         StepResult::RagSkippedOnRetry {
             attempt,
@@ -467,11 +512,21 @@ pub fn summary(journal: &Journal) -> String {
             "Tests: {} executed before, {} after; invariance {}",
             v.executed_before,
             v.executed_after,
-            if v.invariant() { "passed" } else { "FAILED" }
+            journal.invariance().label()
         );
     }
     if let Some(run) = journal.baseline().and_then(|b| b.run.as_ref()) {
         let _ = writeln!(s, "Builds: {}", isolation(run));
+    }
+    if let Some((_, differences)) = journal.test_checks().filter(|(_, d)| !d.is_empty()) {
+        let _ = writeln!(
+            s,
+            "  ! {} change(s) to what tests check:",
+            differences.len()
+        );
+        for d in differences.iter().take(10) {
+            let _ = writeln!(s, "    {d}");
+        }
     }
     for r in journal.task_records().filter(|r| !r.status.is_done()) {
         let _ = writeln!(

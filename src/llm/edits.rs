@@ -10,17 +10,16 @@
 //! ```
 //!
 //! Blocks are validated before anything is written: the path passes the repository gate
-//! ([`crate::repo_path`]: inside the project, no link, no `.git`, no workflow), each search text occurs exactly once, a Java file still parses, and a test file keeps
-//! at least as many test methods and assertions as it had (a fix may not weaken tests).
+//! ([`crate::repo_path`]: inside the project, no link, no `.git`, no workflow), each search
+//! text occurs exactly once, a Java file still parses, and every test checks exactly what it
+//! checked before (`analyze::test_checks`: a fix may not weaken a test).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::LazyLock;
 
-use regex::Regex;
-
-use crate::analyze::java;
+use crate::analyze::test_checks;
 use crate::java_syntax;
+use crate::journal::TestCheckDifference;
 use crate::repo_path::{Gate, Refusal};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -44,13 +43,24 @@ pub enum Rejected {
     NotUnique { path: PathBuf, found: usize },
     #[error("{path}: the edited file does not parse")]
     Unparseable { path: PathBuf },
-    #[error("{path}: weakens tests ({what} {before} -> {after})")]
+    #[error("{path}: weakens tests: {}", describe(.differences))]
     WeakensTests {
         path: PathBuf,
-        what: &'static str,
-        before: usize,
-        after: usize,
+        differences: Vec<TestCheckDifference>,
     },
+}
+
+/// The first differences, enough for the model's retry and the report.
+fn describe(differences: &[TestCheckDifference]) -> String {
+    let mut shown: Vec<String> = differences
+        .iter()
+        .take(5)
+        .map(|d| format!("{} {} `{}` -> `{}`", d.test, d.change, d.before, d.after))
+        .collect();
+    if differences.len() > 5 {
+        shown.push(format!("and {} more", differences.len() - 5));
+    }
+    shown.join("; ")
 }
 
 pub fn parse(answer: &str) -> Result<Vec<Block>, Rejected> {
@@ -106,9 +116,6 @@ fn join(lines: &[&str]) -> String {
     lines.iter().map(|l| format!("{l}\n")).collect()
 }
 
-static ASSERTION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\b(assert\w*|fail|verify\w*|expect\w*)\s*\(").expect("valid"));
-
 /// Applies the blocks to the files they name, read through `gate`; the new texts, or why
 /// not.
 pub fn apply(blocks: &[Block], gate: &Gate) -> Result<BTreeMap<PathBuf, String>, Rejected> {
@@ -140,20 +147,12 @@ pub fn apply(blocks: &[Block], gate: &Gate) -> Result<BTreeMap<PathBuf, String>,
         if java_syntax::parse(after).is_none_or(|p| p.syntax_error.is_some()) {
             return Err(Rejected::Unparseable { path: path.clone() });
         }
-        let tests = |t: &str| java::analyze(path.clone(), t).tests.len();
-        let asserts = |t: &str| ASSERTION.find_iter(t).count();
-        for (what, b, a) in [
-            ("test methods", tests(before), tests(after)),
-            ("assertions", asserts(before), asserts(after)),
-        ] {
-            if a < b {
-                return Err(Rejected::WeakensTests {
-                    path: path.clone(),
-                    what,
-                    before: b,
-                    after: a,
-                });
-            }
+        let differences = test_checks::compare(path, before, Some(after)).differences;
+        if !differences.is_empty() {
+            return Err(Rejected::WeakensTests {
+                path: path.clone(),
+                differences,
+            });
         }
     }
     Ok(files
@@ -193,23 +192,23 @@ mod tests {
     #[test]
     fn refuses_a_fix_that_deletes_a_test_or_an_assertion() {
         let delete_test = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n    @Test\n    void b() {\n        assertTrue(ok());\n    }\n=======\n>>>>>>> REPLACE\n";
-        assert!(matches!(
-            check(delete_test),
-            Err(Rejected::WeakensTests {
-                what: "test methods",
-                before: 2,
-                after: 1,
-                ..
-            })
-        ));
+        let Err(Rejected::WeakensTests { differences, .. }) = check(delete_test) else {
+            panic!("a deleted test must be refused");
+        };
+        assert_eq!(differences[0].test, "ATest#b");
+        assert_eq!(differences[0].change, "test method removed");
         let drop_assert = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n        assertTrue(ok());\n=======\n        ok();\n>>>>>>> REPLACE\n";
         assert!(matches!(
             check(drop_assert),
-            Err(Rejected::WeakensTests {
-                what: "assertions",
-                ..
-            })
+            Err(Rejected::WeakensTests { .. })
         ));
+        // The issue's case: the expected value changed, as many assertions as before.
+        let change_expected = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n        assertEquals(1, one());\n=======\n        assertEquals(30, one());\n>>>>>>> REPLACE\n";
+        let refused = check(change_expected).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "src/test/java/ATest.java: weakens tests: ATest#a changed `assertEquals(1, one())` -> `assertEquals(30, one())`"
+        );
     }
 
     #[test]

@@ -596,6 +596,7 @@ impl Run<'_> {
         overlay.set_author(from.origin);
         for (path, text) in &out {
             let before = overlay.read(path)?.to_string();
+            super::invariance::remember(&mut self.originals, path, &before);
             overlay.write(path, before, text.clone());
         }
         let diff = overlay.diff();
@@ -629,6 +630,11 @@ impl Run<'_> {
             Category::Success,
             t,
         )
+        .await?;
+        let root = self.opts.root.clone();
+        self.check_invariance(Stage::Fix, rule, |p| {
+            std::fs::read_to_string(root.join(p)).ok()
+        })
         .await?;
         Ok(true)
     }

@@ -3,11 +3,13 @@
 pub mod execute;
 pub mod failure;
 mod fix;
+mod invariance;
 pub mod plan;
 pub mod router;
 pub mod stuck;
 pub mod validate;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -97,6 +99,7 @@ pub async fn run<O: Observer>(
             Some(s) => Some(Embeddings::from_settings(s)?),
             None => None,
         },
+        originals: BTreeMap::new(),
     };
     loop {
         run.state.out_of_time =
@@ -212,6 +215,8 @@ struct Run<'a> {
     search_cache: search::Cache,
     /// Semantic vectors for hybrid/deep retrieval, when configured.
     embeddings: Option<Embeddings>,
+    /// Original text of every Java file any tier changed, for the invariance check.
+    originals: BTreeMap<PathBuf, String>,
 }
 
 impl Run<'_> {
@@ -538,6 +543,14 @@ impl Run<'_> {
         self.refused(Stage::Write, rule, refusals).await?;
         let diff = overlay.diff();
         let files: Vec<PathBuf> = overlay.changed().map(|(p, _, _)| p.to_path_buf()).collect();
+        // What the run leaves (the overlay's texts; on disk once committed).
+        let mut rewritten: BTreeMap<PathBuf, Option<String>> = BTreeMap::new();
+        for (path, before, after) in overlay.changed() {
+            if let Some(before) = before {
+                invariance::remember(&mut self.originals, path, before);
+                rewritten.insert(path.to_path_buf(), after.map(str::to_string));
+            }
+        }
         let inputs = json!({"files": files.len(), "dry_run": self.opts.dry_run});
         if self.opts.dry_run {
             let category = if files.is_empty() {
@@ -545,21 +558,23 @@ impl Run<'_> {
             } else {
                 Category::Success
             };
+            self.record(
+                Stage::Write,
+                rule,
+                "pending edits",
+                "show the diff",
+                inputs,
+                StepResult::Written {
+                    files,
+                    dry_run: true,
+                    diff,
+                },
+                category,
+                t,
+            )
+            .await?;
             return self
-                .record(
-                    Stage::Write,
-                    rule,
-                    "pending edits",
-                    "show the diff",
-                    inputs,
-                    StepResult::Written {
-                        files,
-                        dry_run: true,
-                        diff,
-                    },
-                    category,
-                    t,
-                )
+                .check_invariance(Stage::Write, rule, |p| rewritten.get(p).cloned().flatten())
                 .await;
         }
         let (result, category) = match overlay.commit() {
@@ -606,6 +621,11 @@ impl Run<'_> {
             category,
             t,
         )
+        .await?;
+        let root = self.opts.root.clone();
+        self.check_invariance(Stage::Write, rule, |p| {
+            std::fs::read_to_string(root.join(p)).ok()
+        })
         .await
     }
 
@@ -661,7 +681,12 @@ impl Run<'_> {
         self.state.baseline_timed_out |= validation.build.timed_out();
         let green = validation.invariant() && validation.build.compiled();
         self.state.validation_red = !green;
-        if green {
+        // Nothing is learnt from a run whose diff changes what a test checks.
+        let checks_kept = self
+            .journal
+            .test_checks()
+            .is_none_or(|(_, differences)| differences.is_empty());
+        if green && checks_kept {
             self.deposit_fix().await?;
         }
         let category = if green {

@@ -168,65 +168,6 @@ impl Scope {
     }
 }
 
-/// The declared type of the variable an identifier names, looked up through the enclosing
-/// blocks, parameters and fields the way Java scopes it (no type inference beyond that).
-fn declared_type(ident: Node, src: &str) -> Option<String> {
-    let name = text(ident, src);
-    let declares = |decl: Node| -> Option<String> {
-        let ty = decl.child_by_field_name("type")?;
-        let mut c = decl.walk();
-        let mut found = None;
-        let candidates: Vec<Node> = match decl.kind() {
-            "formal_parameter" | "spread_parameter" => vec![decl],
-            _ => decl.children_by_field_name("declarator", &mut c).collect(),
-        };
-        for d in candidates {
-            if d.child_by_field_name("name")
-                .is_some_and(|n| text(n, src) == name)
-            {
-                let dims = field_text(d, "dimensions", src);
-                found = Some(format!("{}{dims}", text(ty, src)));
-            }
-        }
-        found
-    };
-    let mut cur = ident;
-    while let Some(scope) = cur.parent() {
-        let mut c = scope.walk();
-        let hit = match scope.kind() {
-            "block" | "constructor_body" | "switch_block_statement_group" => scope
-                .named_children(&mut c)
-                .filter(|s| {
-                    s.end_byte() <= ident.start_byte() && s.kind() == "local_variable_declaration"
-                })
-                .filter_map(declares)
-                .last(),
-            "method_declaration" | "constructor_declaration" | "lambda_expression" => {
-                scope.child_by_field_name("parameters").and_then(|ps| {
-                    let mut c2 = ps.walk();
-                    ps.named_children(&mut c2).find_map(declares)
-                })
-            }
-            "for_statement" => scope.child_by_field_name("init").and_then(declares),
-            "enhanced_for_statement" => scope
-                .child_by_field_name("name")
-                .filter(|n| text(*n, src) == name)
-                .and_then(|_| scope.child_by_field_name("type"))
-                .map(|t| text(t, src).to_string()),
-            "class_body" => scope
-                .named_children(&mut c)
-                .filter(|m| m.kind() == "field_declaration")
-                .find_map(declares),
-            _ => None,
-        };
-        if hit.is_some() {
-            return hit;
-        }
-        cur = scope;
-    }
-    None
-}
-
 struct Rewriter<'a> {
     src: &'a str,
     scope: Scope,
@@ -730,7 +671,7 @@ impl Rewriter<'_> {
 
     fn declared(&self, n: Node) -> Option<String> {
         (n.kind() == "identifier")
-            .then(|| declared_type(n, self.src))
+            .then(|| java_syntax::declared_type(n, self.src))
             .flatten()
     }
 

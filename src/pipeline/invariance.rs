@@ -1,0 +1,104 @@
+//! The run's whole diff, judged after the write and after every applied fix: each test
+//! must still check what it checked in the original sources, whichever tier (recipe,
+//! solved example, model) changed the file.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::Run;
+use crate::analyze::test_checks;
+use crate::journal::{Category, Stage, StepResult};
+
+/// Compares each original Java text with its current text (`None`: deleted).
+pub(super) fn judge(
+    originals: &BTreeMap<PathBuf, String>,
+    current: impl Fn(&Path) -> Option<String>,
+) -> StepResult {
+    let mut tests = 0;
+    let mut differences = Vec::new();
+    for (path, before) in originals {
+        let c = test_checks::compare(path, before, current(path).as_deref());
+        tests += c.tests;
+        differences.extend(c.differences);
+    }
+    StepResult::InvarianceChecked {
+        files: originals.len(),
+        tests,
+        differences,
+    }
+}
+
+/// A Java file's original text, kept the first time any tier changes it.
+pub(super) fn remember(originals: &mut BTreeMap<PathBuf, String>, path: &Path, before: &str) {
+    if path.extension().is_some_and(|e| e == "java") {
+        originals
+            .entry(path.to_path_buf())
+            .or_insert_with(|| before.to_string());
+    }
+}
+
+impl Run<'_> {
+    /// Records the comparison of every changed Java file with its original.
+    pub(super) async fn check_invariance(
+        &mut self,
+        stage: Stage,
+        rule: &str,
+        current: impl Fn(&Path) -> Option<String>,
+    ) -> anyhow::Result<()> {
+        let t = Instant::now();
+        let result = tokio::task::block_in_place(|| judge(&self.originals, current));
+        let category = match &result {
+            StepResult::InvarianceChecked { differences, .. } if !differences.is_empty() => {
+                Category::Error
+            }
+            StepResult::InvarianceChecked { tests: 0, .. } => Category::Empty,
+            _ => Category::Success,
+        };
+        self.record(
+            stage,
+            rule,
+            &format!("{} changed Java files", self.originals.len()),
+            "every test checks what it checked before",
+            json!({}),
+            result,
+            category,
+            t,
+        )
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn judges_every_changed_file_against_its_first_original() {
+        let mut originals = BTreeMap::new();
+        let test =
+            "class ATest {\n  @org.junit.jupiter.api.Test void a() { assertEquals(4, f()); }\n}\n";
+        remember(&mut originals, Path::new("ATest.java"), test);
+        // A later tier's "before" is not the original: the first one stays.
+        remember(&mut originals, Path::new("ATest.java"), "class ATest {}");
+        remember(&mut originals, Path::new("pom.xml"), "<project/>");
+        assert_eq!(originals.len(), 1);
+        let same = judge(&originals, |_| Some(test.to_string()));
+        assert_eq!(
+            same,
+            StepResult::InvarianceChecked {
+                files: 1,
+                tests: 1,
+                differences: vec![]
+            }
+        );
+        let weakened = judge(&originals, |_| Some(test.replace("4,", "30,")));
+        let StepResult::InvarianceChecked { differences, .. } = weakened else {
+            panic!("a comparison");
+        };
+        assert_eq!(differences.len(), 1);
+        assert_eq!(differences[0].before, "assertEquals(4, f())");
+    }
+}
