@@ -8,6 +8,7 @@ use serde_json::Value;
 use support::copy_dir;
 
 mod support;
+use support::support_file;
 
 fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -21,14 +22,6 @@ fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, dest)
 }
 
-fn support(file: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/support")
-        .join(file)
-        .display()
-        .to_string()
-}
-
 struct Run {
     code: i32,
     stdout: String,
@@ -38,7 +31,7 @@ struct Run {
 
 /// Runs `uplift migrate` offline with the pinned catalog; extra args are appended.
 fn migrate(project: &Path, extra: &[&str]) -> Run {
-    migrate_with(project, &support("offline.yml"), extra)
+    migrate_with(project, &support_file("offline.yml"), extra)
 }
 
 fn migrate_with(project: &Path, config: &str, extra: &[&str]) -> Run {
@@ -49,7 +42,7 @@ fn migrate_with(project: &Path, config: &str, extra: &[&str]) -> Run {
     cmd.args(["--config", config]);
     cmd.args([
         "--maven-arg=-s",
-        &format!("--maven-arg={}", support("maven-settings-offline.xml")),
+        &format!("--maven-arg={}", support_file("maven-settings-offline.xml")),
     ]);
     cmd.arg("--maven-arg=-DforkCount=0");
     cmd.arg("--report-json").arg(&report);
@@ -233,7 +226,7 @@ fn hanging_build_is_killed_at_the_time_limit_and_the_project_is_untouched() {
     let config = tmp.path().join("slow.yml");
     std::fs::write(
         &config,
-        std::fs::read_to_string(support("offline.yml")).unwrap()
+        std::fs::read_to_string(support_file("offline.yml")).unwrap()
             + "budgets:\n  build_timeout_secs: 8\n",
     )
     .unwrap();
@@ -300,7 +293,7 @@ fn not_a_maven_project_and_missing_maven_are_clear_errors() {
             "migrate",
         ])
         .arg(&project)
-        .args(["--config", &support("offline.yml")])
+        .args(["--config", &support_file("offline.yml")])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -13,6 +13,7 @@ use std::process::Command;
 use serde_json::Value;
 
 mod support;
+use support::support_file;
 
 struct Hostile {
     dir: tempfile::TempDir,
@@ -22,14 +23,6 @@ struct Hostile {
     sleeper: String,
     /// Stands for the app (or any loopback service): a build must not reach it.
     listener: TcpListener,
-}
-
-fn support_file(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/support")
-        .join(name)
-        .display()
-        .to_string()
 }
 
 fn hostile() -> Hostile {

@@ -8,19 +8,12 @@ use std::process::Command;
 use serde_json::Value;
 
 mod support;
+use support::support_file;
 
 const ACCENT_TEST: &str = "package com.example.calc;\n\nimport org.junit.Test;\nimport static org.junit.Assert.assertEquals;\n\n// Prüfung der Größe: café, naïve, Ångström\npublic class AccentTest {\n    @Test\n    public void keepsAccents() {\n        assertEquals(4, \"café\".length());\n    }\n}\n";
 
 fn latin1(text: &str) -> Vec<u8> {
     text.chars().map(|c| u8::try_from(c).unwrap()).collect()
-}
-
-fn support_file(file: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/support")
-        .join(file)
-        .display()
-        .to_string()
 }
 
 /// single-junit4 with `AccentTest.java` in Latin-1 and the pom declaring `encoding`.

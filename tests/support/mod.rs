@@ -8,6 +8,15 @@ pub mod payloads;
 
 use std::path::Path;
 
+/// The absolute path of a file in `tests/support/`, as Maven and `uplift` arguments want it.
+pub fn support_file(file: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/support")
+        .join(file)
+        .display()
+        .to_string()
+}
+
 /// Copies a fixture tree (tests edit their copy, never the checked-in fixture).
 pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
