@@ -85,12 +85,82 @@ def find(obj, *keys, default=None):
     return default
 
 
+OUTCOMES = {'0': 'SUCCESS', '1': 'uplift error', '2': 'PARTIAL_SUCCESS', '3': 'FAILURE', '4': 'INCOMPLETE'}
+
+
+def results(report, kind):
+    return [e['result'] for e in report.get('entries', []) if e.get('result', {}).get('kind') == kind]
+
+
+def kept_reasons(report, files):
+    """Why each file still on JUnit 3/4 stayed there: the task or rollback entry that names it."""
+    why = {}
+    for e in report.get('entries', []):
+        r = e.get('result', {})
+        kind = r.get('kind', '')
+        if kind == 'task' and r.get('status') in ('left_for_next_tier', 'failed'):
+            reason = (r.get('reason') or r.get('task_id') or '').splitlines()[0] if (r.get('reason') or r.get('task_id')) else ''
+            for f in r.get('files', []):
+                why.setdefault(f, f"{r.get('task_id')}: {reason}")
+        elif any(w in kind for w in ('revert', 'rollback', 'restor', 'kept')):
+            reason = r.get('reason') or r.get('why') or kind
+            fs = r.get('files') or ([r['file']] if r.get('file') else [])
+            for f in fs:
+                f = f['path'] if isinstance(f, dict) and 'path' in f else f
+                if isinstance(f, str):
+                    why[f] = f"{kind}: {reason}"
+    out = {}
+    for f in files:
+        match = next((v for k, v in why.items() if f.endswith(k) or k.endswith(f)), 'no task or rollback names it')
+        out.setdefault(match, []).append(os.path.basename(f))
+    return out
+
+
+def row(name, rc, report_path, tree, baseline):
+    b_run, b_failed, b_errors, b_skipped, b_rc = baseline.split()
+    outcome = OUTCOMES.get(rc, 'exit ' + rc)
+    if not os.path.exists(report_path):
+        print(f'| {name} | {rc} ({outcome}, no report) | - | {junit5(tree)} | - | {b_run} → - | see uplift.log |')
+        return
+    report = json.load(open(report_path))
+    outcome = report.get('outcome') or outcome
+    validated = results(report, 'validated')
+    build = validated[-1]['build'] if validated else None
+    run = (build or {}).get('run') or {}
+    tests = report.get('tests') or {}
+    green = bool(build) and run.get('exit_code') == 0 and not run.get('timed_out') \
+        and tests.get('green_after') == tests.get('executed_after')
+    files, poms = legacy_files(tree)
+    kept = kept_reasons(report, files)
+    kept_txt = '; '.join(f"{len(v)} ({k[:90]})" for k, v in sorted(kept.items(), key=lambda kv: -len(kv[1])))
+    if poms:
+        kept_txt = (kept_txt + '; ' if kept_txt else '') + 'pom keeps ' + ','.join(poms)
+    problem = ''
+    if tests.get('newly_failing'):
+        problem = f"{len(tests['newly_failing'])} newly failing, e.g. {tests['newly_failing'][0]}"
+    elif tests.get('lost_from_source'):
+        problem = f"{len(tests['lost_from_source'])} lost, e.g. {tests['lost_from_source'][0]}"
+    elif build and run.get('exit_code') not in (0, None):
+        errs = [l for l in run.get('errors', []) if '.java' in l] or run.get('errors', [])
+        problem = (errs[0] if errs else 'exit %s' % run.get('exit_code'))
+    elif not build:
+        skipped = results(report, 'build_skipped')
+        problem = 'not validated' + (': ' + skipped[0].get('reason', '') if skipped else '')
+    problem = re.sub(r'\s+', ' ', problem.replace('|', '/')).replace(tree + '/', '')[:160]
+    before = f"{tests.get('executed_before', '-')} ({tests.get('green_before', '-')} green)"
+    after = f"{tests.get('executed_after', '-')} ({tests.get('green_after', '-')} green)"
+    print(f"| {name} | {rc} ({outcome}) | {'yes' if green else 'no'} | {junit5(tree)} | "
+          f"{kept_txt or '-'} | {before} → {after} | {problem or '-'} |")
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == 'surefire':
         print(surefire(argv[2]))
     elif cmd == 'junit5':
         print(junit5(argv[2]))
+    elif cmd == 'row':
+        row(*argv[2:7])
     elif cmd == 'legacy':
         files, poms = legacy_files(argv[2])
         print('\n'.join(files + poms))

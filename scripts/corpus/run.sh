@@ -84,8 +84,8 @@ if [ "$baseline_only" = 1 ]; then
   echo "| project | baseline: run / failed / errors / skipped | aliases (stubs) |"
   echo "|---|---|---|"
 else
-  echo "| project | exit (outcome) | migrated build green | JUnit 5 complete | kept on JUnit 4 (why) | tests before → after (report) |"
-  echo "|---|---|---|---|---|---|"
+  echo "| project | exit (outcome) | migrated build green | JUnit 5 complete | kept on JUnit 3/4: files (why) | tests run before → after (report) | first problem |"
+  echo "|---|---|---|---|---|---|---|"
 fi
 
 while IFS=$'\t' read -r name repo commit args notes; do
@@ -93,8 +93,13 @@ while IFS=$'\t' read -r name repo commit args notes; do
   [ "$only" = "  " ] || [[ "$only" == *" $name "* ]] || continue
   dir=$WORK/$name
   mkdir -p "$dir"
-  extra=()
-  [ "$args" = - ] || read -r -a extra <<<"$args"
+  # The args column: Maven arguments (-D...) and environment settings (NAME=value), given
+  # alike to the baseline and to uplift (whose Maven runs inherit the environment).
+  extra=() envs=()
+  read -r -a toks <<<"$args"
+  for t in "${toks[@]}"; do
+    case "$t" in -) ;; -*) extra+=("$t") ;; *=*) envs+=("$t") ;; esac
+  done
   export M2ALIAS_REPO=$dir/m2
   rm -rf "$M2ALIAS_REPO" "$dir/aliases.txt"
   python3 "$here/m2alias.py" init >/dev/null
@@ -102,7 +107,7 @@ while IFS=$'\t' read -r name repo commit args notes; do
 
   # 1. Baseline: the pinned tree, aliasing whatever Debian lacks.
   checkout "$name" "$repo" "$commit" "$dir/baseline" || { echo "| $name | checkout failed |"; continue; }
-  (cd "$dir/baseline" && python3 "$here/m2alias.py" auto --record "$dir/aliases.txt" -- \
+  (cd "$dir/baseline" && env "${envs[@]}" python3 "$here/m2alias.py" auto --record "$dir/aliases.txt" -- \
     "${mvn[@]}" clean test) >"$dir/baseline.log" 2>&1
   brc=$?
   read -r run failed errors skipped <<<"$(python3 "$here/counts.py" surefire "$dir/baseline")"
@@ -128,7 +133,7 @@ while IFS=$'\t' read -r name repo commit args notes; do
   margs=(--maven-arg=-o --maven-arg=-s "--maven-arg=$SETTINGS" "--maven-arg=-Dmaven.repo.local=$M2ALIAS_REPO")
   for a in "${extra[@]}"; do margs+=("--maven-arg=$a"); done
   rm -f "$dir/report.json"
-  "$UPLIFT" migrate "$dir/migrated" --target-java 17 --config "$CONFIG" "${margs[@]}" \
+  env "${envs[@]}" "$UPLIFT" migrate "$dir/migrated" --target-java 17 --config "$CONFIG" "${margs[@]}" \
     --report-json "$dir/report.json" >"$dir/uplift.log" 2>&1
   urc=$?
   python3 "$here/counts.py" row "$name" "$urc" "$dir/report.json" "$dir/migrated" \
