@@ -120,7 +120,7 @@ def row(name, rc, report_path, tree, baseline):
     b_run, b_failed, b_errors, b_skipped, b_rc = baseline.split()
     outcome = OUTCOMES.get(rc, 'exit ' + rc)
     if not os.path.exists(report_path):
-        print(f'| {name} | {rc} ({outcome}, no report) | - | {junit5(tree)} | - | {b_run} → - | see uplift.log |')
+        print(f'| {name} | {rc} ({outcome}, no report) | - | {junit5(tree)} | - | {b_run} | - | see uplift.log |')
         return
     report = json.load(open(report_path))
     outcome = report.get('outcome') or outcome
@@ -150,7 +150,7 @@ def row(name, rc, report_path, tree, baseline):
     before = f"{tests.get('executed_before', '-')} ({tests.get('green_before', '-')} green)"
     after = f"{tests.get('executed_after', '-')} ({tests.get('green_after', '-')} green)"
     print(f"| {name} | {rc} ({outcome}) | {'yes' if green else 'no'} | {junit5(tree)} | "
-          f"{kept_txt or '-'} | {before} → {after} | {problem or '-'} |")
+          f"{kept_txt or '-'} | {b_run} | {before} → {after} | {problem or '-'} |")
 
 
 def main(argv):

@@ -84,8 +84,8 @@ if [ "$baseline_only" = 1 ]; then
   echo "| project | baseline: run / failed / errors / skipped | aliases (stubs) |"
   echo "|---|---|---|"
 else
-  echo "| project | exit (outcome) | migrated build green | JUnit 5 complete | kept on JUnit 3/4: files (why) | tests run before → after (report) | first problem |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| project | exit (outcome) | migrated build green | JUnit 5 complete | kept on JUnit 3/4: files (why) | baseline tests (our mvn) | tests run before → after (report) | first problem |"
+  echo "|---|---|---|---|---|---|---|---|"
 fi
 
 while IFS=$'\t' read -r name repo commit args notes; do
