@@ -39,7 +39,8 @@ only=" $* "
 
 # Debian packages the corpus needs beyond scripts/setup-java-offline.sh.
 need=()
-for p in libmaven-bundle-plugin-java; do
+for p in libmaven-bundle-plugin-java antlr3-maven-plugin libantlr3-runtime-java \
+  libjsonpath-java libtemplating-maven-plugin-java; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
