@@ -9,6 +9,8 @@
 #   CORPUS_MIRROR  bare git mirrors, <owner>+<repo>/repo   (default /work/.mirror)
 #   CORPUS_WORK    scratch dir: checkouts, overlays, logs    (default /var/tmp/uplift-corpus)
 #   UPLIFT_BIN     the uplift binary (default $CARGO_TARGET_DIR or ./target, release build)
+#   CORPUS_REUSE_BASELINE=1  keep a baseline recorded earlier for the same commit and args
+#                  (e.g. by --baseline-only) instead of building it again
 #
 # Per project, in $CORPUS_WORK/<name>/:
 #   m2/            overlay local repository (symlink farm of /usr/share/maven-repo + aliases)
@@ -97,21 +99,29 @@ while IFS=$'\t' read -r name repo commit args notes; do
   # The args column: Maven arguments (-D...) and environment settings (NAME=value), given
   # alike to the baseline and to uplift (whose Maven runs inherit the environment).
   extra=() envs=()
-  read -r -a toks <<<"$args"
+  mapfile -t toks < <(python3 -c 'import shlex, sys; print("\n".join(shlex.split(sys.argv[1])))' "$args")
   for t in "${toks[@]}"; do
     case "$t" in -) ;; -*) extra+=("$t") ;; *=*) envs+=("$t") ;; esac
   done
   export M2ALIAS_REPO=$dir/m2
-  rm -rf "$M2ALIAS_REPO" "$dir/aliases.txt"
-  python3 "$here/m2alias.py" init >/dev/null
   mvn=(mvn -B -o -s "$SETTINGS" "-Dmaven.repo.local=$M2ALIAS_REPO" "${extra[@]}")
 
-  # 1. Baseline: the pinned tree, aliasing whatever Debian lacks.
-  checkout "$name" "$repo" "$commit" "$dir/baseline" || { echo "| $name | checkout failed |"; continue; }
-  (cd "$dir/baseline" && env "${envs[@]}" python3 "$here/m2alias.py" auto --record "$dir/aliases.txt" -- \
-    "${mvn[@]}" clean test) >"$dir/baseline.log" 2>&1
-  brc=$?
-  read -r run failed errors skipped <<<"$(python3 "$here/counts.py" surefire "$dir/baseline")"
+  # 1. Baseline: the pinned tree, aliasing whatever Debian lacks. With CORPUS_REUSE_BASELINE=1
+  #    a baseline recorded for this very commit and args (baseline.txt) is kept, overlay and all.
+  key="$commit $args"
+  if [ "${CORPUS_REUSE_BASELINE:-0}" = 1 ] && [ -f "$dir/baseline.txt" ] && [ -d "$M2ALIAS_REPO" ] &&
+    [ "$(head -1 "$dir/baseline.txt")" = "$key" ]; then
+    read -r run failed errors skipped brc <<<"$(sed -n 2p "$dir/baseline.txt")"
+  else
+    rm -rf "$M2ALIAS_REPO" "$dir/aliases.txt" "$dir/baseline.txt"
+    python3 "$here/m2alias.py" init >/dev/null
+    checkout "$name" "$repo" "$commit" "$dir/baseline" || { echo "| $name | checkout failed |"; continue; }
+    (cd "$dir/baseline" && env "${envs[@]}" python3 "$here/m2alias.py" auto --record "$dir/aliases.txt" -- \
+      "${mvn[@]}" clean test) </dev/null >"$dir/baseline.log" 2>&1
+    brc=$?
+    read -r run failed errors skipped <<<"$(python3 "$here/counts.py" surefire "$dir/baseline")"
+    printf '%s\n%s %s %s %s %s\n' "$key" "$run" "$failed" "$errors" "$skipped" "$brc" >"$dir/baseline.txt"
+  fi
   naliases=$(grep -vc ':stub=' "$dir/aliases.txt" 2>/dev/null || true)
   nstubs=$(grep -c ':stub=' "$dir/aliases.txt" 2>/dev/null || true)
   if [ "$baseline_only" = 1 ]; then
@@ -126,8 +136,8 @@ while IFS=$'\t' read -r name repo commit args notes; do
   {
     "$UPLIFT" migrate "$dir/prealias" --no-build --target-java 17 --config "$CONFIG"
     (cd "$dir/prealias" && python3 "$here/m2alias.py" auto --record "$dir/aliases.txt" -- \
-      "${mvn[@]}" dependency:resolve dependency:resolve-plugins)
-  } >"$dir/prealias.log" 2>&1
+      "${mvn[@]}" dependency:resolve dependency:resolve-plugins) </dev/null
+  } </dev/null >"$dir/prealias.log" 2>&1
 
   # 3. The measured run: uplift on a fresh checkout, with the overlay the two passes prepared.
   checkout "$name" "$repo" "$commit" "$dir/migrated" >/dev/null
@@ -135,7 +145,7 @@ while IFS=$'\t' read -r name repo commit args notes; do
   for a in "${extra[@]}"; do margs+=("--maven-arg=$a"); done
   rm -f "$dir/report.json"
   env "${envs[@]}" "$UPLIFT" migrate "$dir/migrated" --target-java 17 --config "$CONFIG" "${margs[@]}" \
-    --report-json "$dir/report.json" >"$dir/uplift.log" 2>&1
+    --report-json "$dir/report.json" </dev/null >"$dir/uplift.log" 2>&1
   urc=$?
   python3 "$here/counts.py" row "$name" "$urc" "$dir/report.json" "$dir/migrated" \
     "$run $failed $errors $skipped $brc"
