@@ -4,6 +4,7 @@
   counts.py surefire DIR        -> "run failed errors skipped" summed over DIR's Surefire XML reports
   counts.py junit5 DIR          -> "yes" or "no: <what is left>" (JUnit 3/4 imports in test sources,
                                    junit:junit or the vintage engine in a pom)
+  counts.py aliases FILE        -> what m2alias substituted (aliased versions, stub plugins)
   counts.py row NAME RC REPORT DIR BASELINE
                                 -> one Markdown table row from uplift's report JSON
 """
@@ -153,12 +154,31 @@ def row(name, rc, report_path, tree, baseline):
           f"{kept_txt or '-'} | {b_run} | {before} → {after} | {problem or '-'} |")
 
 
+def aliases(path):
+    """The substitutions m2alias recorded, short: `artifact requested-version` or `STUB plugin`."""
+    out = set()
+    for line in open(path) if os.path.exists(path) else []:
+        line = line.strip()
+        if not line or line.endswith(':metadata') or line == 'org.codehaus.plexus:plexus-utils:jar:1.1':
+            continue  # version metadata, and the plexus-utils Maven itself injects into old plugins
+        parts = line.split(':')
+        if ':stub=' in line:
+            out.add('STUB ' + parts[1])
+        elif line.startswith('dummy='):
+            out.add('EMPTY ' + parts[1])
+        else:
+            out.add(f'{parts[1]} {parts[-1]}')
+    return ', '.join(sorted(out, key=lambda x: (x.startswith('STUB'), x))) or '-'
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == 'surefire':
         print(surefire(argv[2]))
     elif cmd == 'junit5':
         print(junit5(argv[2]))
+    elif cmd == 'aliases':
+        print(aliases(argv[2]))
     elif cmd == 'row':
         row(*argv[2:7])
     elif cmd == 'legacy':

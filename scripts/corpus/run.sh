@@ -84,7 +84,7 @@ checkout() {
 }
 
 if [ "$baseline_only" = 1 ]; then
-  echo "| project | baseline: run / failed / errors / skipped | aliases (stubs) |"
+  echo "| project | baseline: run / failed / errors / skipped | aliased versions, STUB plugins |"
   echo "|---|---|---|"
 else
   echo "| project | exit (outcome) | migrated build green | JUnit 5 complete | kept on JUnit 3/4: files (why) | baseline tests (our mvn) | tests run before → after (report) | first problem |"
@@ -122,11 +122,9 @@ while IFS=$'\t' read -r name repo commit args notes; do
     read -r run failed errors skipped <<<"$(python3 "$here/counts.py" surefire "$dir/baseline")"
     printf '%s\n%s %s %s %s %s\n' "$key" "$run" "$failed" "$errors" "$skipped" "$brc" >"$dir/baseline.txt"
   fi
-  naliases=$(grep -vc ':stub=' "$dir/aliases.txt" 2>/dev/null || true)
-  nstubs=$(grep -c ':stub=' "$dir/aliases.txt" 2>/dev/null || true)
   if [ "$baseline_only" = 1 ]; then
     status=$([ "$brc" = 0 ] && echo green || echo "RED (mvn exit $brc)")
-    echo "| $name | $status: $run / $failed / $errors / $skipped | ${naliases:-0} (${nstubs:-0}) |"
+    echo "| $name | $status: $run / $failed / $errors / $skipped | $(python3 "$here/counts.py" aliases "$dir/aliases.txt") |"
     continue
   fi
 
