@@ -2,7 +2,7 @@
 """Helpers for run.sh (the dev corpus), so the shell script stays a list of steps.
 
   counts.py surefire DIR        -> "run failed errors skipped" summed over DIR's Surefire XML reports
-  counts.py junit5 DIR          -> "yes" or "no: <what is left>" (JUnit 3/4 imports in test sources,
+  counts.py junit5 DIR          -> "yes" or "no: <what is left>" (JUnit 3/4 imports in any Java file,
                                    junit:junit or the vintage engine in a pom)
   counts.py aliases FILE        -> what m2alias substituted (aliased versions, stub plugins)
   counts.py row NAME RC REPORT DIR BASELINE
@@ -37,7 +37,8 @@ LEGACY_POM = re.compile(r'<artifactId>\s*(junit|junit-vintage-engine)\s*</artifa
 
 
 def legacy_files(root):
-    """Test sources that still use JUnit 3/4, and poms that still ask for it."""
+    """Java files that still use JUnit 3/4 (any directory: projects configure their test
+    source directory freely), and poms that still ask for it."""
     files, poms = [], []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in ('.git', 'target')]
@@ -49,7 +50,7 @@ def legacy_files(root):
                 text = re.sub(r'<!--.*?-->', '', text, flags=re.S)
                 if LEGACY_POM.search(text):
                     poms.append(rel)
-            elif f.endswith('.java') and '/src/test/' in '/' + rel:
+            elif f.endswith('.java'):  # any source set: test dirs are often configured elsewhere
                 text = open(path, encoding='utf-8', errors='replace').read()
                 if LEGACY_IMPORT.search(text) or LEGACY_FQN.search(text):
                     files.append(rel)
@@ -62,7 +63,7 @@ def junit5(root):
         return 'yes'
     parts = []
     if files:
-        parts.append(f'{len(files)} test files')
+        parts.append(f'{len(files)} Java files')
     if poms:
         parts.append('pom: ' + ','.join(poms))
     return 'no: ' + '; '.join(parts)
@@ -100,9 +101,9 @@ def kept_reasons(report, files):
         r = e.get('result', {})
         kind = r.get('kind', '')
         if kind == 'task' and r.get('status') in ('left_for_next_tier', 'failed'):
-            reason = (r.get('reason') or r.get('task_id') or '').splitlines()[0] if (r.get('reason') or r.get('task_id')) else ''
+            reason = (r.get('reason') or r.get('task_id') or '?').splitlines()[0]
             for f in r.get('files', []):
-                why.setdefault(f, f"{r.get('task_id')}: {reason}")
+                why.setdefault(f, reason)
         elif any(w in kind for w in ('revert', 'rollback', 'restor', 'kept')):
             reason = r.get('reason') or r.get('why') or kind
             fs = r.get('files') or ([r['file']] if r.get('file') else [])
@@ -137,17 +138,18 @@ def row(name, rc, report_path, tree, baseline):
     if poms:
         kept_txt = (kept_txt + '; ' if kept_txt else '') + 'pom keeps ' + ','.join(poms)
     problem = ''
-    if tests.get('newly_failing'):
+    if build and run.get('exit_code') not in (0, None):
+        errs = [l for l in run.get('errors', []) if '.java' in l] or run.get('errors', [])
+        problem = 'build red: ' + (errs[0] if errs else 'exit %s' % run.get('exit_code'))
+    elif tests.get('newly_failing'):
         problem = f"{len(tests['newly_failing'])} newly failing, e.g. {tests['newly_failing'][0]}"
     elif tests.get('lost_from_source'):
         problem = f"{len(tests['lost_from_source'])} lost, e.g. {tests['lost_from_source'][0]}"
-    elif build and run.get('exit_code') not in (0, None):
-        errs = [l for l in run.get('errors', []) if '.java' in l] or run.get('errors', [])
-        problem = (errs[0] if errs else 'exit %s' % run.get('exit_code'))
     elif not build:
         skipped = results(report, 'build_skipped')
         problem = 'not validated' + (': ' + skipped[0].get('reason', '') if skipped else '')
-    problem = re.sub(r'\s+', ' ', problem.replace('|', '/')).replace(tree + '/', '')[:160]
+    problem = problem.replace('|', '/').replace(tree + '/', '').replace('[ERROR] ', '')
+    problem = re.sub(r'\s+', ' ', problem)[:200]
     before = f"{tests.get('executed_before', '-')} ({tests.get('green_before', '-')} green)"
     after = f"{tests.get('executed_after', '-')} ({tests.get('green_after', '-')} green)"
     print(f"| {name} | {rc} ({outcome}) | {'yes' if green else 'no'} | {junit5(tree)} | "
