@@ -130,8 +130,16 @@ def row(name, rc, report_path, tree, baseline):
     build = validated[-1]['build'] if validated else None
     run = (build or {}).get('run') or {}
     tests = report.get('tests') or {}
-    green = bool(build) and run.get('exit_code') == 0 and not run.get('timed_out') \
-        and tests.get('green_after') == tests.get('executed_after')
+    compiled = bool(build) and run.get('exit_code') == 0 and not run.get('timed_out')
+    failing_after = (tests.get('executed_after') or 0) - (tests.get('green_after') or 0)
+    if not compiled:
+        green = 'no'
+    elif failing_after == 0:
+        green = 'yes'
+    elif not tests.get('newly_failing'):
+        green = f'as baseline ({failing_after} failing before and after)'
+    else:
+        green = f'no ({failing_after} failing)'
     files, poms = legacy_files(tree)
     kept = kept_reasons(report, files)
     kept_txt = '; '.join(f"{len(v)} ({k[:90]})" for k, v in sorted(kept.items(), key=lambda kv: -len(kv[1])))
@@ -152,7 +160,7 @@ def row(name, rc, report_path, tree, baseline):
     problem = re.sub(r'\s+', ' ', problem)[:200]
     before = f"{tests.get('executed_before', '-')} ({tests.get('green_before', '-')} green)"
     after = f"{tests.get('executed_after', '-')} ({tests.get('green_after', '-')} green)"
-    print(f"| {name} | {rc} ({outcome}) | {'yes' if green else 'no'} | {junit5(tree)} | "
+    print(f"| {name} | {rc} ({outcome}) | {green} | {junit5(tree)} | "
           f"{kept_txt or '-'} | {b_run} | {before} → {after} | {problem or '-'} |")
 
 
