@@ -85,7 +85,7 @@ checkout() {
 }
 
 if [ "$baseline_only" = 1 ]; then
-  echo "| project | baseline: run / failed / errors / skipped | aliased versions, STUB plugins |"
+  echo "| project | baseline: run / failed / errors / skipped | aliased versions, STUB plugins (baseline and pre-alias pass) |"
   echo "|---|---|---|"
 else
   echo "| project | exit (outcome) | migrated build green | JUnit 5 complete | kept on JUnit 3/4: files (why) | baseline tests (our mvn) | tests run before → after (report) | first problem |"
