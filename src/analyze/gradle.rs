@@ -148,6 +148,7 @@ pub fn detect(root: &Path) -> Option<(GradleBuild, Vec<Pom>)> {
             properties: Default::default(),
             dependencies,
             plugins: Vec::new(),
+            source_dirs: super::pom::default_source_dirs(),
         });
     }
     Some((build, poms))

@@ -261,10 +261,11 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
     let mut refused = std::mem::take(&mut fp.refused);
     let mut sources: Vec<(usize, PathBuf)> = Vec::new();
     for (i, m) in fp.modules.iter().enumerate() {
+        let trees: Vec<&str> = m.pom.source_dirs.iter().map(String::as_str).collect();
         let files = files_under(
             root,
             &m.pom.dir(),
-            &["src/main/java", "src/test/java"],
+            &trees,
             |p| p.extension().is_some_and(|e| e == "java"),
             &mut refused,
         );

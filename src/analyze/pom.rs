@@ -19,6 +19,30 @@ pub struct Pom {
     pub properties: BTreeMap<String, String>,
     pub dependencies: Vec<Dependency>,
     pub plugins: Vec<Plugin>,
+    /// The module's Java source trees, relative to its directory: `build/sourceDirectory`
+    /// and `build/testSourceDirectory`, else Maven's `src/main/java` and `src/test/java`.
+    #[serde(default = "default_source_dirs")]
+    pub source_dirs: Vec<String>,
+}
+
+pub(crate) fn default_source_dirs() -> Vec<String> {
+    vec!["src/main/java".into(), "src/test/java".into()]
+}
+
+/// A `build` directory as written in the pom, relative to the module (`${basedir}/` and
+/// `${project.basedir}/` dropped); the repository gate judges where it leads.
+fn build_dir(project: roxmltree::Node, name: &'static str, default: &str) -> String {
+    child(project, "build")
+        .and_then(|b| child_text(b, name))
+        .map(|d| {
+            ["${project.basedir}/", "${basedir}/"]
+                .iter()
+                .fold(d.trim().to_string(), |d, p| {
+                    d.strip_prefix(p).map(str::to_string).unwrap_or(d)
+                })
+        })
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| default.to_string())
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -219,6 +243,10 @@ impl Pom {
             properties,
             dependencies,
             plugins,
+            source_dirs: vec![
+                build_dir(project, "sourceDirectory", "src/main/java"),
+                build_dir(project, "testSourceDirectory", "src/test/java"),
+            ],
         })
     }
 
@@ -332,5 +360,24 @@ mod tests {
         assert_eq!(java_release("1.8"), Some(8));
         assert_eq!(java_release("17"), Some(17));
         assert_eq!(property_reference("${java.version}"), Some("java.version"));
+    }
+
+    #[test]
+    fn source_trees_come_from_the_build_section() {
+        let pom = Pom::parse(
+            Path::new("pom.xml"),
+            "<project><artifactId>x</artifactId><build><sourceDirectory>${basedir}/src</sourceDirectory>\
+             <testSourceDirectory>test</testSourceDirectory></build></project>",
+        )
+        .unwrap();
+        assert_eq!(pom.source_dirs, ["src", "test"]);
+        let plain = Pom::parse(
+            Path::new("pom.xml"),
+            "<project><artifactId>x</artifactId></project>",
+        );
+        assert_eq!(
+            plain.unwrap().source_dirs,
+            ["src/main/java", "src/test/java"]
+        );
     }
 }
