@@ -166,6 +166,25 @@ pub fn imports(root: Node, source: &str) -> Vec<Import> {
 }
 
 /// Annotations (marker or with arguments) in a `modifiers` node.
+/// Simple names of every class, interface, enum, record and annotation type the file
+/// declares (nested ones too).
+pub fn declared_type_names(root: Node, source: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    walk(root, |n| {
+        if matches!(
+            n.kind(),
+            "class_declaration"
+                | "interface_declaration"
+                | "enum_declaration"
+                | "record_declaration"
+                | "annotation_type_declaration"
+        ) {
+            names.push(field_text(n, "name", source).to_string());
+        }
+    });
+    names
+}
+
 pub fn annotations<'t>(modifiers: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = modifiers.walk();
     modifiers

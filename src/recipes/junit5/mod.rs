@@ -7,6 +7,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::LazyLock;
 
+use regex::Regex;
 use serde::Deserialize;
 use tree_sitter::Node;
 
@@ -225,6 +226,7 @@ pub fn migrate(src: &str) -> FileOutcome {
     if let Err(reason) = result {
         return FileOutcome::LeftOnJunit4 { reason };
     }
+    rw.qualify_shadowed(root);
     rw.add_imports(&imports, root);
     let out = match edit::apply(src, &rw.edits) {
         Ok(out) => out,
@@ -714,6 +716,30 @@ impl Rewriter<'_> {
     fn looks_array(&self, n: Node) -> bool {
         n.kind() == "array_creation_expression"
             || self.declared(n).is_some_and(|t| t.ends_with("[]"))
+    }
+
+    /// A Jupiter type whose simple name a type of this file already declares (a JUnit 3
+    /// class named `Test`) cannot be imported: the annotations the rewrite inserts name it
+    /// fully qualified instead.
+    fn qualify_shadowed(&mut self, root: Node) {
+        let declared = java_syntax::declared_type_names(root, self.src);
+        let (shadowed, kept): (Vec<String>, Vec<String>) =
+            self.imports_needed.drain(..).partition(|path| {
+                !path.starts_with("static ")
+                    && path
+                        .rsplit_once('.')
+                        .is_some_and(|(_, name)| declared.iter().any(|d| d == name))
+            });
+        self.imports_needed = kept;
+        for path in shadowed {
+            let simple = path.rsplit_once('.').map_or(path.as_str(), |(_, n)| n);
+            let annotation = Regex::new(&format!(r"@{}\b", regex::escape(simple))).expect("valid");
+            for e in &mut self.edits {
+                e.replacement = annotation
+                    .replace_all(&e.replacement, format!("@{path}").as_str())
+                    .into_owned();
+            }
+        }
     }
 
     /// Adds needed imports after the last import (or after the package line).
