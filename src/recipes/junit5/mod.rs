@@ -542,6 +542,10 @@ impl Rewriter<'_> {
                 if !written.contains('.') {
                     self.imports_needed.push(class.to_string());
                 }
+            } else {
+                // Called unqualified through `import static org.junit.Assert.*`: Jupiter's
+                // Assertions has no such member, so it is imported from its new owner.
+                self.imports_needed.push(format!("static {target}"));
             }
             self.changes.push(format!(
                 "{}.{name} -> {}",
