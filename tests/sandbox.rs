@@ -9,6 +9,7 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::Ordering;
 
 use serde_json::Value;
 
@@ -43,7 +44,12 @@ fn hostile_with(extra: &str) -> Hostile {
     std::fs::write(outside.join("key.pem"), format!("{canary}\n")).unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
-    let sleeper = format!("{}", 30_000 + std::process::id() % 10_000);
+    // Unique per test: the control's sleeper must not be taken for the sandbox's.
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let sleeper = format!(
+        "{}",
+        30_000_000 + (std::process::id() % 100_000) * 10 + NEXT.fetch_add(1, Ordering::Relaxed)
+    );
     let resources = project.join("src/test/resources");
     std::fs::create_dir_all(&resources).unwrap();
     std::fs::write(
