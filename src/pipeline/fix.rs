@@ -631,11 +631,8 @@ impl Run<'_> {
             t,
         )
         .await?;
-        let root = self.opts.root.clone();
-        self.check_invariance(Stage::Fix, rule, |p| {
-            std::fs::read_to_string(root.join(p)).ok()
-        })
-        .await?;
+        let current = self.on_disk();
+        self.check_invariance(Stage::Fix, rule, current).await?;
         Ok(true)
     }
 

@@ -41,6 +41,15 @@ pub(super) fn remember(originals: &mut BTreeMap<PathBuf, String>, path: &Path, b
 }
 
 impl Run<'_> {
+    /// The sources as they are on disk now, each read in its module's encoding.
+    pub(super) fn on_disk(&self) -> impl Fn(&Path) -> Option<String> + use<> {
+        let mut overlay = crate::recipes::overlay::Overlay::new(&self.opts.root);
+        if let Some(fp) = &self.fingerprint {
+            overlay.set_encodings(fp.non_utf8_sources());
+        }
+        move |p| overlay.text(p).ok()
+    }
+
     /// Records the comparison of every changed Java file with its original.
     pub(super) async fn check_invariance(
         &mut self,

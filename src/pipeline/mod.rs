@@ -622,11 +622,8 @@ impl Run<'_> {
             t,
         )
         .await?;
-        let root = self.opts.root.clone();
-        self.check_invariance(Stage::Write, rule, |p| {
-            std::fs::read_to_string(root.join(p)).ok()
-        })
-        .await
+        let current = self.on_disk();
+        self.check_invariance(Stage::Write, rule, current).await
     }
 
     async fn validate(&mut self, rule: &str) -> anyhow::Result<()> {
