@@ -18,6 +18,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod recipes;
 pub mod redact;
+pub mod secrets;
 pub mod server;
 pub mod settings;
 pub mod store;

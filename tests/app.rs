@@ -73,7 +73,8 @@ fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
         llm: None,
         embeddings: None,
         search: None,
-        max_cost_per_run_usd: 10.0,
+        ceilings: Default::default(),
+        prices: Default::default(),
         max_cost_per_installation_day_usd: 50.0,
     }
 }
