@@ -314,10 +314,7 @@ pub async fn run(
                 None,
             )
             .await?;
-            Ok(Ended::Finished(
-                FinalState::Failed,
-                crate::redact::redact(&error),
-            ))
+            Ok(Ended::Finished(FinalState::Failed, error))
         }
     }
 }
