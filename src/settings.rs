@@ -174,6 +174,10 @@ impl Settings {
                 "UPLIFT_PRIVATE_KEY or UPLIFT_PRIVATE_KEY_PATH is not set (see deploy/README.md)"
             ),
         };
+        // Every secret variable is registered for redaction now, not at its first use.
+        for name in SECRET_VARS {
+            secrets::from_env(name);
+        }
         let providers = Providers::from_env()?;
         let limits = Budgets::default();
         let mut jdks = BTreeMap::new();
