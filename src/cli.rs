@@ -11,6 +11,7 @@ use crate::github::GitHub;
 use crate::journal::{Journal, render};
 use crate::pipeline::{self, RunOptions};
 use crate::progress::Progress;
+use crate::redact;
 use crate::repo_path::{Gate, Origin};
 use crate::settings::Settings;
 use crate::store::{self, Store};
@@ -54,7 +55,9 @@ pub enum Command {
         /// Argument passed to every Maven run (repeatable), e.g. `--maven-arg=-o`.
         #[arg(long = "maven-arg", allow_hyphen_values = true)]
         maven_args: Vec<String>,
-        /// Settings file (same format as the repository's .github/uplift.yml).
+        /// The operator's settings file (same format as .github/uplift.yml), used instead of
+        /// the repository's; the only file besides ~/.config/uplift/config.yml that may name
+        /// LLM, search and embeddings endpoints, their key variables and prices.
         #[arg(long)]
         config: Option<PathBuf>,
         #[arg(long)]
@@ -164,6 +167,47 @@ fn app_sandbox(unsafe_no_sandbox: bool) -> anyhow::Result<Option<Sandbox>> {
     }
 }
 
+/// The user's own settings file: `$XDG_CONFIG_HOME/uplift/config.yml`, else
+/// `~/.config/uplift/config.yml`.
+fn user_config_path() -> Option<PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .map(|d| d.join("uplift/config.yml"))
+}
+
+/// Settings for `migrate`, and notices of what was ignored. `--config FILE` is the
+/// operator's and used whole; without it the repository's `.github/uplift.yml` decides the
+/// migration, but providers, key variables and prices — only the operator's — come from
+/// the user's config file. `UPLIFT_LLM_*`, `UPLIFT_EMBEDDINGS_*` and `UPLIFT_SEARCH_*`
+/// variables override either.
+fn migrate_config(
+    root: &std::path::Path,
+    explicit: Option<PathBuf>,
+) -> anyhow::Result<(Config, Vec<String>)> {
+    let (mut cfg, notices) = match explicit {
+        Some(path) => (Config::load(&path)?, Vec::new()),
+        None => {
+            let mut cfg = project_config(root, None)?;
+            let notices = cfg.drop_operator_settings().into_iter().collect();
+            if let Some(path) = user_config_path().filter(|p| p.is_file()) {
+                let user = Config::load(&path)?;
+                cfg.llm = user.llm;
+                cfg.search = user.search;
+                cfg.embeddings = user.embeddings;
+                cfg.prices = user.prices;
+            }
+            (cfg, notices)
+        }
+    };
+    let env = crate::settings::Providers::from_env()?;
+    cfg.llm = env.llm.or(cfg.llm);
+    cfg.search = env.search.or(cfg.search);
+    cfg.embeddings = env.embeddings.or(cfg.embeddings);
+    Ok((cfg, notices))
+}
+
 async fn open_store(db: Option<PathBuf>) -> anyhow::Result<Store> {
     Store::open(&db.unwrap_or_else(store::default_path)).await
 }
@@ -186,7 +230,10 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
                 .canonicalize()
                 .with_context(|| format!("{} does not exist", dir.display()))?;
             let explicit_config = config.is_some();
-            let mut cfg = project_config(&root, config)?;
+            let (mut cfg, notices) = migrate_config(&root, config)?;
+            for n in &notices {
+                eprintln!("warning: {n}");
+            }
             // Paths the sandbox may show come from the operator (flags, their own file),
             // never from the repository's `.github/uplift.yml`.
             let mut operator_args = if explicit_config {
@@ -215,14 +262,15 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
                 build: !no_build,
                 dry_run,
                 isolation,
+                notices,
             };
             let mut progress = Progress::new(true);
             let journal = pipeline::run(&opts, &store, &mut progress).await?;
             if dry_run && let Some(diff) = journal.diff() {
-                print!("{diff}");
+                print!("{}", redact::redact(diff));
             }
             write_reports(&journal, report_json, report_md)?;
-            eprint!("{}", render::summary(&journal));
+            eprint!("{}", redact::redact(&render::summary(&journal)));
             Ok(journal.outcome().map_or(1, |o| o.outcome.exit_code()))
         }
         Command::Runs { limit } => {
@@ -368,11 +416,13 @@ fn write_reports(
     md: Option<PathBuf>,
 ) -> anyhow::Result<()> {
     if let Some(p) = json {
-        std::fs::write(&p, serde_json::to_string_pretty(&render::json(journal))?)
+        let mut report = render::json(journal);
+        redact::redact_json(&mut report);
+        std::fs::write(&p, serde_json::to_string_pretty(&report)?)
             .with_context(|| format!("cannot write {}", p.display()))?;
     }
     if let Some(p) = md {
-        std::fs::write(&p, render::markdown(journal))
+        std::fs::write(&p, redact::redact(&render::markdown(journal)))
             .with_context(|| format!("cannot write {}", p.display()))?;
     }
     Ok(())

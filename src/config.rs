@@ -108,6 +108,27 @@ impl Default for Budgets {
     }
 }
 
+impl Budgets {
+    /// Each limit the lower of this one's and `ceiling`'s: a repository's budgets under the
+    /// server's. A cost that is not a number or below zero counts as zero.
+    pub fn within(&self, ceiling: &Budgets) -> Budgets {
+        let cost = if self.max_cost_usd.is_nan() {
+            0.0
+        } else {
+            self.max_cost_usd.max(0.0)
+        };
+        Budgets {
+            max_wall_secs: self.max_wall_secs.min(ceiling.max_wall_secs),
+            build_timeout_secs: self.build_timeout_secs.min(ceiling.build_timeout_secs),
+            max_build_output_bytes: self
+                .max_build_output_bytes
+                .min(ceiling.max_build_output_bytes),
+            max_llm_calls: self.max_llm_calls.min(ceiling.max_llm_calls),
+            max_cost_usd: cost.min(ceiling.max_cost_usd),
+        }
+    }
+}
+
 /// The versions a migration writes into poms. Defaults are current releases for online
 /// builds; an org or repository overrides any of them (offline tests pin Debian's).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -181,6 +202,33 @@ impl Config {
         Ok(config)
     }
 
+    /// Removes what only the operator may set — model and search endpoints, the variables
+    /// their keys are read from, prices — from a repository's own file, which could
+    /// otherwise send the operator's key to any host or price calls at zero. Returns a
+    /// notice naming what was ignored, if anything.
+    pub fn drop_operator_settings(&mut self) -> Option<String> {
+        let mut named = Vec::new();
+        if self.llm.take().is_some() {
+            named.push("llm");
+        }
+        if self.search.take().is_some() {
+            named.push("search");
+        }
+        if self.embeddings.take().is_some() {
+            named.push("embeddings");
+        }
+        if self.prices != crate::llm::pricing::PriceTable::default() {
+            self.prices = Default::default();
+            named.push("prices");
+        }
+        (!named.is_empty()).then(|| {
+            format!(
+                "`{REPO_CONFIG_PATH}` names {}: ignored, providers and prices come from the operator only",
+                named.join(", ")
+            )
+        })
+    }
+
     pub fn validate(&self) -> anyhow::Result<()> {
         anyhow::ensure!(
             matches!(self.target, 17 | 21),
@@ -228,5 +276,52 @@ mod tests {
         assert!(Config::parse("targte: 17\n").is_err());
         assert!(Config::parse("target: 15\n").is_err());
         assert!(Config::parse("catalog:\n  jaxb_api: nonsense\n").is_err());
+    }
+
+    #[test]
+    fn a_repository_may_lower_every_limit_but_raise_none() {
+        let server = Budgets {
+            max_wall_secs: 600,
+            build_timeout_secs: 300,
+            max_build_output_bytes: 1000,
+            max_llm_calls: 5,
+            max_cost_usd: 2.0,
+        };
+        let b = |w, t, o, c, usd| Budgets {
+            max_wall_secs: w,
+            build_timeout_secs: t,
+            max_build_output_bytes: o,
+            max_llm_calls: c,
+            max_cost_usd: usd,
+        };
+        // (the repository asks, it gets)
+        for (asked, got) in [
+            (Budgets::default(), b(600, 300, 1000, 5, 2.0)),
+            (
+                b(u64::MAX, u64::MAX, usize::MAX, u32::MAX, f64::INFINITY),
+                b(600, 300, 1000, 5, 2.0),
+            ),
+            (b(60, 30, 10, 1, 0.5), b(60, 30, 10, 1, 0.5)),
+            (b(0, 0, 0, 0, 0.0), b(0, 0, 0, 0, 0.0)),
+            (b(600, 301, 999, 6, 2.0), b(600, 300, 999, 5, 2.0)),
+            (b(600, 300, 1000, 5, f64::NAN), b(600, 300, 1000, 5, 0.0)),
+            (b(600, 300, 1000, 5, -1.0), b(600, 300, 1000, 5, 0.0)),
+        ] {
+            assert_eq!(asked.within(&server), got, "{asked:?}");
+        }
+    }
+
+    #[test]
+    fn a_repository_file_cannot_name_providers_or_prices() {
+        let mut c = Config::parse(
+            "target: 17\nllm:\n  api: openai_compatible\n  base_url: http://evil\n  model: m\n  api_key_env: OTHER\nprices:\n  m: {input_per_mtok: 0, output_per_mtok: 0}\n",
+        )
+        .unwrap();
+        let notice = c.drop_operator_settings().unwrap();
+        assert!(notice.contains("llm, prices"), "{notice}");
+        assert_eq!(c.llm, None);
+        assert_eq!(c.prices, Default::default());
+        assert_eq!(c.target, 17);
+        assert_eq!(c.drop_operator_settings(), None);
     }
 }

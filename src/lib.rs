@@ -19,6 +19,7 @@ pub mod progress;
 pub mod recipes;
 pub mod redact;
 pub mod repo_path;
+pub mod secrets;
 pub mod server;
 pub mod settings;
 pub mod source_encoding;

@@ -1,22 +1,41 @@
 use clap::Parser;
+use uplift::cli::{Cli, Command};
 
-#[tokio::main(flavor = "multi_thread")]
-async fn main() {
+fn main() {
+    let cli = Cli::parse();
+    if matches!(cli.command, Command::Serve { .. } | Command::Worker) {
+        // SAFETY: no other thread exists yet; the async runtime is built below.
+        unsafe { uplift::secrets::take_from_env(uplift::settings::SECRET_VARS) };
+        if let Err(e) = uplift::secrets::not_dumpable() {
+            eprintln!("error: cannot make the process non-dumpable: {e}");
+            std::process::exit(1);
+        }
+    }
     let logs = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
-        .with_writer(std::io::stderr);
+        .with_writer(uplift::redact::Logs(std::io::stderr));
     if std::env::var("UPLIFT_LOG_FORMAT").is_ok_and(|v| v == "json") {
         logs.json().init();
     } else {
         logs.init();
     }
-    let cli = uplift::cli::Cli::parse();
-    let code = match uplift::cli::main(cli).await {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    let code = match runtime.block_on(uplift::cli::main(cli)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {}", uplift::redact::redact(&format!("{e:#}")));
             1
         }
     };
+    // Exits without dropping the runtime, which would wait for blocking tasks.
     std::process::exit(code);
 }

@@ -1,8 +1,19 @@
 //! Secret redaction for everything Uplift writes: journal, reports, logs, comments.
+//!
+//! Two nets: patterns for anything shaped like a credential, and the values of every secret
+//! this process has learned ([`register`]), whatever their length or shape — a short key a
+//! provider echoes back matches no pattern.
 
-use std::sync::LazyLock;
+use std::io::Write;
+use std::sync::{LazyLock, RwLock};
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
+
+const MASK: &str = "[REDACTED]";
+
+/// Shorter values are not registered: they would mask ordinary words and numbers.
+pub const MIN_SECRET_LEN: usize = 3;
 
 static PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     [
@@ -22,15 +33,131 @@ static PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 
-/// Replaces anything that looks like a credential with `[REDACTED]`.
+/// The registered secret values and one automaton over all of them.
+#[derive(Default)]
+struct Values {
+    values: Vec<String>,
+    matcher: Option<AhoCorasick>,
+}
+
+static VALUES: LazyLock<RwLock<Values>> = LazyLock::new(Default::default);
+
+/// Adds a secret value to the process-wide registry, so [`redact`] hides it from then on.
+/// A multi-line value (a PEM key) also registers each line and its joined body, since a
+/// single line of it can be quoted alone.
+pub fn register(value: &str) {
+    let mut parts = vec![value.trim().to_string()];
+    if value.trim().contains('\n') {
+        let lines: Vec<&str> = value
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.starts_with("-----"))
+            .collect();
+        parts.extend(lines.iter().map(|l| l.to_string()));
+        parts.push(lines.concat());
+    }
+    let mut reg = VALUES.write().unwrap_or_else(|e| e.into_inner());
+    let before = reg.values.len();
+    for p in parts {
+        if p.chars().count() >= MIN_SECRET_LEN && !reg.values.contains(&p) {
+            reg.values.push(p);
+        }
+    }
+    if reg.values.len() != before {
+        // Leftmost-longest: a key that contains another registered key is masked whole.
+        reg.matcher = AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .build(&reg.values)
+            .ok();
+    }
+}
+
+/// The password of a `scheme://user:password@host` URL, registered as a secret.
+pub fn register_url_password(url: &str) {
+    let Some((_, rest)) = url.split_once("://") else {
+        return;
+    };
+    let authority = rest.split(['/', '?']).next().unwrap_or(rest);
+    if let Some((userinfo, _)) = authority.rsplit_once('@')
+        && let Some((_, password)) = userinfo.split_once(':')
+    {
+        register(password);
+    }
+}
+
+/// Replaces every registered secret value and anything that looks like a credential with
+/// `[REDACTED]`.
 pub fn redact(text: &str) -> String {
-    let mut out = std::borrow::Cow::Borrowed(text);
+    let mut out = {
+        let reg = VALUES.read().unwrap_or_else(|e| e.into_inner());
+        match &reg.matcher {
+            Some(m) if m.is_match(text) => {
+                std::borrow::Cow::Owned(m.replace_all(text, &vec![MASK; reg.values.len()]))
+            }
+            _ => std::borrow::Cow::Borrowed(text),
+        }
+    };
     for re in PATTERNS.iter() {
         if re.is_match(&out) {
-            out = std::borrow::Cow::Owned(re.replace_all(&out, "[REDACTED]").into_owned());
+            out = std::borrow::Cow::Owned(re.replace_all(&out, MASK).into_owned());
         }
     }
     out.into_owned()
+}
+
+/// Redacts every string inside a JSON value in place; true when anything changed.
+pub fn redact_json(value: &mut serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::String(s) => {
+            let r = redact(s);
+            let changed = r != *s;
+            *s = r;
+            changed
+        }
+        serde_json::Value::Array(items) => items.iter_mut().fold(false, |c, v| redact_json(v) | c),
+        serde_json::Value::Object(map) => map.values_mut().fold(false, |c, v| redact_json(v) | c),
+        _ => false,
+    }
+}
+
+/// A serialisable value with every string inside it redacted (a journal entry, a config).
+pub fn redacted<T>(value: T) -> serde_json::Result<T>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let mut json = serde_json::to_value(&value)?;
+    if redact_json(&mut json) {
+        serde_json::from_value(json)
+    } else {
+        Ok(value)
+    }
+}
+
+/// Log output through [`redact`]: wraps a tracing `MakeWriter` (stderr in `main`). The
+/// formatter writes each event with one `write_all`, so a secret is never split across
+/// two writes.
+pub struct Logs<M>(pub M);
+
+pub struct LogWriter<W>(W);
+
+impl<W: Write> Write for LogWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .write_all(redact(&String::from_utf8_lossy(buf)).as_bytes())?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+impl<'a, M: tracing_subscriber::fmt::MakeWriter<'a>> tracing_subscriber::fmt::MakeWriter<'a>
+    for Logs<M>
+{
+    type Writer = LogWriter<M::Writer>;
+    fn make_writer(&'a self) -> Self::Writer {
+        LogWriter(self.0.make_writer())
+    }
 }
 
 #[cfg(test)]
@@ -52,5 +179,80 @@ mod tests {
     fn leaves_ordinary_text() {
         let s = "[ERROR] Failed to execute goal: compilation failure in Foo.java:[12,5]";
         assert_eq!(redact(s), s);
+    }
+
+    #[test]
+    fn registered_values_are_hidden_whatever_their_shape() {
+        // Shapes no pattern knows: a short key, one with spaces and quotes, a unicode one.
+        for (secret, text) in [
+            ("k3y9", "provider answered 401: invalid key k3y9 (x)"),
+            ("a b\"c", "echo: a b\"c;"),
+            ("pässwörd", "login pässwörd failed"),
+        ] {
+            assert!(redact(text).contains(secret), "not registered yet: {text}");
+            register(secret);
+            let r = redact(text);
+            assert!(!r.contains(secret), "{r}");
+            assert!(r.contains(MASK), "{r}");
+        }
+        register("k3y9-longer");
+        assert_eq!(redact("k3y9-longer k3y9"), "[REDACTED] [REDACTED]");
+    }
+
+    #[test]
+    fn too_short_values_are_not_registered() {
+        register("zq");
+        register("   ");
+        assert_eq!(redact("zq is a word"), "zq is a word");
+    }
+
+    #[test]
+    fn a_pem_key_is_hidden_line_by_line_and_as_its_body() {
+        let pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpQIBAAKCAQEAqpem1Line\nX9xZbodyLine2Two\n-----END RSA PRIVATE KEY-----\n";
+        register(pem);
+        for text in [
+            "line: MIIEpQIBAAKCAQEAqpem1Line",
+            "X9xZbodyLine2Two",
+            "MIIEpQIBAAKCAQEAqpem1LineX9xZbodyLine2Two",
+        ] {
+            let r = redact(text);
+            assert!(!r.contains("pem1Line") && !r.contains("Line2Two"), "{r}");
+        }
+        assert_eq!(
+            redact("-----BEGIN RSA PRIVATE KEY-----"),
+            "-----BEGIN RSA PRIVATE KEY-----"
+        );
+    }
+
+    #[test]
+    fn a_database_url_password_is_registered() {
+        register_url_password("postgres://app:pw7Q@db.internal:5432/uplift?sslmode=require");
+        register_url_password("sqlite:///var/lib/uplift.db?mode=rwc");
+        assert_eq!(redact("auth failed for pw7Q"), "auth failed for [REDACTED]");
+        assert_eq!(redact("/var/lib/uplift.db"), "/var/lib/uplift.db");
+    }
+
+    #[test]
+    fn json_and_typed_values_are_redacted_inside() {
+        register("j50nK3y");
+        let mut v = serde_json::json!({"a": ["x j50nK3y", {"b": "j50nK3y"}], "n": 1});
+        assert!(redact_json(&mut v));
+        assert!(!v.to_string().contains("j50nK3y"), "{v}");
+        let typed: Vec<String> = redacted(vec!["j50nK3y".to_string()]).unwrap();
+        assert_eq!(typed, vec![MASK.to_string()]);
+        assert!(!redact_json(&mut serde_json::json!({"a": "plain"})));
+    }
+
+    #[test]
+    fn the_log_writer_redacts_each_write() {
+        register("l0gK3y");
+        let mut out = Vec::new();
+        let mut w = LogWriter(&mut out);
+        let line = b"WARN provider said l0gK3y is wrong\n";
+        assert_eq!(w.write(line).unwrap(), line.len());
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "WARN provider said [REDACTED] is wrong\n"
+        );
     }
 }

@@ -75,7 +75,8 @@ fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
         llm: None,
         embeddings: None,
         search: None,
-        max_cost_per_run_usd: 10.0,
+        ceilings: Default::default(),
+        prices: Default::default(),
         max_cost_per_installation_day_usd: 50.0,
     }
 }
@@ -1041,4 +1042,74 @@ async fn unverified_and_abusive_requests_are_refused_without_a_trace() {
     );
     let healthz = reqwest::get(format!("{}/healthz", app.url)).await.unwrap();
     assert_eq!(healthz.status(), 200);
+}
+
+/// A repository's `.github/uplift.yml` may lower the server's limits, never raise them,
+/// and cannot name its own provider or prices: the plan's estimate is bounded by the
+/// server's ceilings and the run records what was ignored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_limits_and_providers_win_over_the_repositorys() {
+    let app = start_with("single-junit4", true, |s| {
+        s.ceilings.max_llm_calls = 7;
+        s.ceilings.max_cost_usd = 1.5;
+        s.ceilings.build_timeout_secs = 600;
+    })
+    .await;
+    let greedy = app.dir.path().join("greedy");
+    copy_dir(&app.dir.path().join("source"), &greedy);
+    let config = greedy.join(".github/uplift.yml");
+    let offline = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "{offline}budgets:\n  max_llm_calls: 9999\n  max_cost_usd: 1000\n  build_timeout_secs: 36000\n\
+             llm:\n  api: openai_compatible\n  base_url: http://127.0.0.1:9\n  model: m\n  api_key_env: UPLIFT_WEBHOOK_SECRET\n\
+             prices:\n  m: {{input_per_mtok: 0, output_per_mtok: 0}}\n"
+        ),
+    )
+    .unwrap();
+    app.fake.add_repo(INSTALLATION, "acme/greedy", &greedy);
+    app.fake.add_issue("acme/greedy", 1, "Move to Java 17");
+    app.fake.set_permission("acme/greedy", "dev", "write");
+    app.command_on("acme/greedy", "dev", "MEMBER", "@uplift plan --target 17")
+        .await;
+    let state = app
+        .wait_for("the plan", 120, |s| {
+            s.comments.iter().any(|c| c.body.contains("Estimate"))
+        })
+        .await;
+    let plan = &state
+        .comments
+        .iter()
+        .find(|c| c.body.contains("Estimate"))
+        .unwrap()
+        .body;
+    assert!(
+        plan.contains("at most 7 LLM calls and $1.50") && plan.contains("each capped at 10 min"),
+        "{plan}"
+    );
+    let run = app.store.runs(1).await.unwrap().remove(0);
+    let (_, journal) = app.store.journal(&run.id).await.unwrap();
+    let warnings = &journal.analysis().unwrap().warnings;
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("names llm, prices: ignored")),
+        "{warnings:?}"
+    );
+}
+
+/// Nothing the app publishes carries a secret it holds, even a reply that quotes what a
+/// user wrote.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_the_app_holds_is_never_published() {
+    let app = start("single-junit4", true).await;
+    app.command("dev", "MEMBER", &format!("@uplift {SECRET}"))
+        .await;
+    let state = app
+        .wait_for("the reply", 30, |s| bot_comments(s).len() == 1)
+        .await;
+    let reply = &bot_comments(&state)[0].body;
+    assert!(reply.contains("unknown command `[REDACTED]`"), "{reply}");
+    assert!(!reply.contains(SECRET), "{reply}");
 }

@@ -135,7 +135,15 @@ impl RepoApi {
         path: &str,
         body: Option<&serde_json::Value>,
     ) -> Result<T, ApiError> {
-        self.gh.call(&self.client, method, path, body).await
+        // Everything the app publishes (comments, PR bodies, check runs) passes here.
+        let body = body.map(|b| {
+            let mut b = b.clone();
+            crate::redact::redact_json(&mut b);
+            b
+        });
+        self.gh
+            .call(&self.client, method, path, body.as_ref())
+            .await
     }
 
     /// A call whose response body Uplift does not need.

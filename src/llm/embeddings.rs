@@ -13,10 +13,9 @@ pub struct Embeddings {
 
 impl Embeddings {
     pub fn from_settings(s: &LlmSettings) -> Result<Self, LlmError> {
-        let key = std::env::var(&s.api_key_env).unwrap_or_default();
         let client = Client::new(
             &s.base_url,
-            crate::settings::Secret::new(key),
+            crate::secrets::api_key(&s.api_key_env),
             std::time::Duration::from_secs(s.timeout_secs),
             s.max_retries,
         )?;

@@ -54,6 +54,20 @@ pub enum LlmError {
     RetriesExhausted { attempts: u32, last: String },
 }
 
+impl LlmError {
+    /// The provider refused the credentials (401/403): asking again cannot help, and the
+    /// key may belong to someone else.
+    pub fn is_auth(&self) -> bool {
+        matches!(
+            self,
+            LlmError::Status {
+                status: 401 | 403,
+                ..
+            }
+        )
+    }
+}
+
 /// A chat model behind HTTP.
 pub trait Provider: Send + Sync {
     /// The model name used for pricing and the journal.
@@ -108,10 +122,9 @@ pub enum AnyProvider {
 
 impl AnyProvider {
     pub fn from_settings(s: &LlmSettings) -> Result<Self, LlmError> {
-        let key = std::env::var(&s.api_key_env).unwrap_or_default();
         let client = http::Client::new(
             &s.base_url,
-            crate::settings::Secret::new(key),
+            crate::secrets::api_key(&s.api_key_env),
             Duration::from_secs(s.timeout_secs),
             s.max_retries,
         )?;

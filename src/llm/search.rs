@@ -63,10 +63,9 @@ impl Tavily {
     }
 
     pub fn from_settings(s: &SearchSettings) -> Result<Self, LlmError> {
-        let key = std::env::var(&s.api_key_env).unwrap_or_default();
         let client = Client::new(
             &s.base_url,
-            crate::settings::Secret::new(key),
+            crate::secrets::api_key(&s.api_key_env),
             std::time::Duration::from_secs(30),
             2,
         )?;

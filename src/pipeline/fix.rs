@@ -230,6 +230,14 @@ impl Run<'_> {
                     .await
                     .map(|()| false);
             }
+            Err(CallError::Llm(e)) if e.is_auth() => {
+                // Wrong or foreign credentials: the tier stops here, nothing is retried.
+                self.state.fix_done = true;
+                let reason = format!("the LLM provider refused the credentials, tier stopped: {e}");
+                return self
+                    .no_answer(rule, attempt, Some(failure), &reason, t)
+                    .await;
+            }
             Err(CallError::Llm(e)) => {
                 self.fix.last = Some((failure.kind, e.to_string()));
                 return self
@@ -500,11 +508,16 @@ impl Run<'_> {
             Some(self.opts.config.target),
             boot.as_deref(),
         );
-        let hits = self
-            .search_cache
-            .search(provider, &query)
-            .await
-            .unwrap_or_default();
+        let hits = match self.search_cache.search(provider, &query).await {
+            Ok(hits) => hits,
+            Err(e) => {
+                if e.is_auth() {
+                    // Refused credentials: no further searches this run.
+                    self.search = None;
+                }
+                Vec::new()
+            }
+        };
         let record = SearchRecord {
             query,
             results: hits.len(),

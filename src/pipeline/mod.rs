@@ -10,7 +10,7 @@ pub mod stuck;
 pub mod validate;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -42,6 +42,9 @@ pub struct RunOptions {
     pub dry_run: bool,
     /// The build sandbox; `None` builds on the host (said in every build's journal entry).
     pub isolation: Option<Isolation>,
+    /// What the caller set aside from the settings and why (e.g. a repository naming its
+    /// own LLM endpoint); recorded with the analysis warnings.
+    pub notices: Vec<String>,
 }
 
 /// Drives one run to its outcome. Errors returned here are failures of Uplift itself
@@ -52,18 +55,30 @@ pub async fn run<O: Observer>(
     progress: &mut O,
 ) -> anyhow::Result<Journal> {
     let run_id = uuid::Uuid::new_v4().to_string();
-    store
-        .start_run(
-            &run_id,
-            &opts.root,
-            opts.config.target,
-            &json!({"build": opts.build, "dry_run": opts.dry_run, "config": opts.config}),
-        )
-        .await?;
+    // Providers first: creating them registers their keys for redaction before anything
+    // about this run is stored.
     let llm = match &opts.config.llm {
         Some(settings) => Some(AnyProvider::from_settings(settings)?),
         None => None,
     };
+    let search = match &opts.config.search {
+        Some(s) => Some(Tavily::from_settings(s)?),
+        None => None,
+    };
+    let embeddings = match &opts.config.embeddings {
+        Some(s) => Some(Embeddings::from_settings(s)?),
+        None => None,
+    };
+    store
+        .start_run(
+            &run_id,
+            Path::new(&crate::redact::redact(&opts.root.to_string_lossy())),
+            opts.config.target,
+            &crate::redact::redacted(
+                json!({"build": opts.build, "dry_run": opts.dry_run, "config": opts.config}),
+            )?,
+        )
+        .await?;
     let mut run = Run {
         opts,
         store,
@@ -90,15 +105,9 @@ pub async fn run<O: Observer>(
         ),
         fix: fix::FixLoop::default(),
         pending_cost: 0.0,
-        search: match &opts.config.search {
-            Some(s) => Some(Tavily::from_settings(s)?),
-            None => None,
-        },
+        search,
         search_cache: search::Cache::default(),
-        embeddings: match &opts.config.embeddings {
-            Some(s) => Some(Embeddings::from_settings(s)?),
-            None => None,
-        },
+        embeddings,
         originals: BTreeMap::new(),
     };
     loop {
@@ -232,7 +241,9 @@ impl Run<'_> {
         category: Category,
         started: Instant,
     ) -> anyhow::Result<()> {
-        let entry = Entry {
+        // Redacted before it is stored or rendered anywhere: a build log, a provider's
+        // error or a diff may quote a secret.
+        let entry = crate::redact::redacted(Entry {
             seq: self.journal.entries.len() as u32 + 1,
             stage,
             known: known.to_string(),
@@ -243,7 +254,7 @@ impl Run<'_> {
             category,
             duration_ms: started.elapsed().as_millis() as u64,
             cost_usd: std::mem::take(&mut self.pending_cost),
-        };
+        })?;
         self.store.append(&self.journal.run_id, &entry).await?;
         self.journal.entries.push(entry);
         Ok(())
@@ -324,7 +335,8 @@ impl Run<'_> {
                 if fp.gradle.is_some() {
                     self.state.build_enabled = false;
                 }
-                let analysis = summarize(&fp);
+                let mut analysis = summarize(&fp);
+                analysis.warnings.extend(self.opts.notices.iter().cloned());
                 let category = if fp.java_files == 0 && fp.modules.len() <= 1 {
                     Category::Empty
                 } else {

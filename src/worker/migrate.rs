@@ -316,10 +316,7 @@ pub async fn run(
                 None,
             )
             .await?;
-            Ok(Ended::Finished(
-                FinalState::Failed,
-                crate::redact::redact(&error),
-            ))
+            Ok(Ended::Finished(FinalState::Failed, error))
         }
     }
 }
@@ -373,22 +370,10 @@ async fn migrate(
         }
     };
     config.target = request.target;
-    config
-        .maven_args
-        .extend(ctx.settings.maven_args.iter().cloned());
-    // The server's JDKs, not paths a repository names; the server's LLM and search, not
-    // endpoints a repository names; and no more spend than the server allows.
-    config.jdks = ctx.settings.jdks.clone();
-    config.llm = ctx.settings.llm.clone();
-    config.search = ctx.settings.search.clone();
-    config.embeddings = ctx.settings.embeddings.clone();
+    let notices = config.drop_operator_settings().into_iter().collect();
     let day_ago = crate::store::now_ms() - 24 * 3600 * 1000;
     let spent_today = ctx.store.spend_since(installation_id, day_ago).await?;
-    config.budgets.max_cost_usd = config
-        .budgets
-        .max_cost_usd
-        .min(ctx.settings.max_cost_per_run_usd)
-        .min((ctx.settings.max_cost_per_installation_day_usd - spent_today).max(0.0));
+    let config = ctx.settings.govern(config, spent_today);
     let repo = publisher.lock().await.run.repo.clone();
     let opts = RunOptions {
         root: workdir.to_path_buf(),
@@ -409,6 +394,7 @@ async fn migrate(
                 ),
             ),
         }),
+        notices,
     };
     let (stages_tx, mut stages_rx) = mpsc::unbounded_channel();
     let reporter = {

@@ -162,6 +162,7 @@ async fn run_one(ctx: &Context, job: JobRow, owner: &str) {
             "lease_lost"
         }
         Some(Ended::Finished(state, result)) => {
+            let result = crate::redact::redact(&result);
             if let Err(e) = ctx.store.finish_job(&job.id, owner, state, &result).await {
                 tracing::error!(error = %e, "cannot record the job's end");
             }
