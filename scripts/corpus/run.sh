@@ -140,6 +140,11 @@ while IFS=$'\t' read -r name repo commit args notes; do
 
   # 3. The measured run: uplift on a fresh checkout, with the overlay the two passes prepared.
   checkout "$name" "$repo" "$commit" "$dir/migrated" >/dev/null
+  # uplift builds in a sandbox that shows only /usr and the operator's repository: links
+  # from the overlay to anywhere else (parent POMs in $WORK/maven-src, aliases) would
+  # dangle there, so they become copies.
+  find "$M2ALIAS_REPO" -type l ! -lname '/usr/*' -exec sh -c \
+    'cp --remove-destination "$(readlink -f "$1")" "$1"' _ {} \;
   margs=(--maven-arg=-o --maven-arg=-s "--maven-arg=$SETTINGS" "--maven-arg=-Dmaven.repo.local=$M2ALIAS_REPO")
   for a in "${extra[@]}"; do margs+=("--maven-arg=$a"); done
   rm -f "$dir/report.json"

@@ -11,16 +11,22 @@ use serde_json::json;
 use super::Run;
 use crate::analyze::test_checks;
 use crate::journal::{Category, Stage, StepResult};
+use crate::recipes::java_rules::JavaRecipe;
 
-/// Compares each original Java text with its current text (`None`: deleted).
+/// Compares each original Java text with its current text (`None`: deleted). `equivalent`
+/// applies to the original the rewrites that keep a check's meaning by construction (the
+/// built-in API recipes this run used, e.g. `new Integer(12)` -> `Integer.valueOf(12)`),
+/// so only other changes count; a repository's own recipes are never among them.
 pub(super) fn judge(
     originals: &BTreeMap<PathBuf, String>,
     current: impl Fn(&Path) -> Option<String>,
+    equivalent: impl Fn(&str) -> String,
 ) -> StepResult {
     let mut tests = 0;
     let mut differences = Vec::new();
     for (path, before) in originals {
-        let c = test_checks::compare(path, before, current(path).as_deref());
+        let before = equivalent(before);
+        let c = test_checks::compare(path, &before, current(path).as_deref());
         tests += c.tests;
         differences.extend(c.differences);
     }
@@ -58,7 +64,19 @@ impl Run<'_> {
         current: impl Fn(&Path) -> Option<String>,
     ) -> anyhow::Result<()> {
         let t = Instant::now();
-        let result = tokio::task::block_in_place(|| judge(&self.originals, current));
+        let builtin: Vec<&JavaRecipe> = match &self.registry {
+            Some(registry) => registry
+                .active(&self.opts.config)
+                .filter(|r| !registry.from_repository(&r.id))
+                .collect(),
+            None => Vec::new(),
+        };
+        let equivalent = |src: &str| {
+            builtin.iter().fold(src.to_string(), |text, recipe| {
+                recipe.apply(&text).text.unwrap_or(text)
+            })
+        };
+        let result = tokio::task::block_in_place(|| judge(&self.originals, current, equivalent));
         let category = match &result {
             StepResult::InvarianceChecked { differences, .. } if !differences.is_empty() => {
                 Category::Error
@@ -94,7 +112,7 @@ mod tests {
         remember(&mut originals, Path::new("ATest.java"), "class ATest {}");
         remember(&mut originals, Path::new("pom.xml"), "<project/>");
         assert_eq!(originals.len(), 1);
-        let same = judge(&originals, |_| Some(test.to_string()));
+        let same = judge(&originals, |_| Some(test.to_string()), str::to_string);
         assert_eq!(
             same,
             StepResult::InvarianceChecked {
@@ -103,11 +121,39 @@ mod tests {
                 differences: vec![]
             }
         );
-        let weakened = judge(&originals, |_| Some(test.replace("4,", "30,")));
+        let weakened = judge(
+            &originals,
+            |_| Some(test.replace("4,", "30,")),
+            str::to_string,
+        );
         let StepResult::InvarianceChecked { differences, .. } = weakened else {
             panic!("a comparison");
         };
         assert_eq!(differences.len(), 1);
         assert_eq!(differences[0].before, "assertEquals(4, f())");
+    }
+
+    #[test]
+    fn a_builtin_api_rewrite_inside_an_assertion_is_not_a_difference() {
+        let wrappers = crate::recipes::java_rules::BUILTIN_SOURCES
+            .iter()
+            .map(|s| JavaRecipe::parse(s).unwrap())
+            .find(|r| r.id == "wrapper-constructors")
+            .unwrap();
+        let before = "class ATest {\n  @org.junit.jupiter.api.Test void a() { assertEquals(\"12\", f(new Integer(12))); }\n}\n";
+        let after = before.replace("new Integer(12)", "Integer.valueOf(12)");
+        let mut originals = BTreeMap::new();
+        remember(&mut originals, Path::new("ATest.java"), before);
+        let plain = judge(&originals, |_| Some(after.clone()), str::to_string);
+        assert!(
+            matches!(&plain, StepResult::InvarianceChecked { differences, .. } if differences.len() == 1),
+            "without the recipe the change counts: {plain:?}"
+        );
+        let equivalent = |src: &str| wrappers.apply(src).text.unwrap_or_else(|| src.to_string());
+        let judged = judge(&originals, |_| Some(after.clone()), equivalent);
+        assert!(
+            matches!(&judged, StepResult::InvarianceChecked { differences, .. } if differences.is_empty()),
+            "{judged:?}"
+        );
     }
 }
