@@ -62,7 +62,7 @@ fn outcome_badge(o: Outcome) -> &'static str {
 /// Tasks that no tier could do and that now wait for a person.
 fn escalated(journal: &Journal) -> Vec<&crate::journal::TaskRecord> {
     journal
-        .task_records()
+        .latest_task_records()
         .filter(|r| r.status == TaskStatus::LeftForNextTier)
         .collect()
 }
@@ -225,7 +225,7 @@ fn summary_table(journal: &Journal, ctx: &RunContext) -> String {
         .unwrap_or_else(|| "none".into());
     let _ = writeln!(md, "| Spring Boot | {boot} | {boot} |");
     let junit_tasks: Vec<_> = journal
-        .task_records()
+        .latest_task_records()
         .filter(|r| {
             journal
                 .tasks()

@@ -98,6 +98,7 @@ pub enum Stage {
     Write,
     Validate,
     Fix,
+    Rollback,
     Classify,
 }
 
@@ -179,6 +180,17 @@ pub enum StepResult {
     Refused {
         refusals: Vec<Refusal>,
     },
+    /// The never-red tier took migrated files back to their original text because the
+    /// migrated build or tests were red. `restored_all`: nothing green could be kept, so
+    /// every file the run changed is byte-identical to what it was.
+    RolledBack(RollBack),
+    /// The untouched project cannot be built for a reason outside it (a dependency,
+    /// plugin or parent that cannot be resolved, a repository host that cannot be
+    /// reached): nothing is edited, and `remedy` says what the user can do.
+    BaselineUnresolvable {
+        cause: String,
+        remedy: String,
+    },
     /// A budget (wall time, build time) ran out; the run stops here.
     LimitReached {
         limit: String,
@@ -234,6 +246,24 @@ impl BuildOutcome {
     pub fn timed_out(&self) -> bool {
         self.run.as_ref().is_some_and(|r| r.timed_out)
     }
+}
+
+/// One round of the never-red tier.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RollBack {
+    pub round: u32,
+    /// Files taken back this round, each with the error that named it.
+    pub files: Vec<KeptFile>,
+    pub restored_all: bool,
+    /// Why everything was taken back, when it was.
+    pub reason: Option<String>,
+}
+
+/// A migrated file the never-red tier took back, and why.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct KeptFile {
+    pub path: PathBuf,
+    pub reason: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -394,36 +424,64 @@ impl Journal {
             _ => None,
         })
     }
-    /// The diff of the rewrite: written, or pending in a dry run.
+    /// The diff of the rewrite (the latest, after any rollback): written, or pending in a
+    /// dry run.
     pub fn diff(&self) -> Option<&str> {
-        self.entries.iter().find_map(|e| match &e.result {
+        if self.restored_all() {
+            return None;
+        }
+        self.entries.iter().rev().find_map(|e| match &e.result {
             StepResult::Written { diff, .. } => Some(diff.as_str()),
             _ => None,
         })
     }
-    /// The files the run wrote to disk (None for a dry run or a failed write).
-    /// Files the run changed on disk: the recipe tier's, then any the fix loop added.
+    /// Every file the run wrote to disk, by any tier and in any round (a file a rollback
+    /// took back is listed too: it is the caller's to stage as it now is). None for a dry
+    /// run or before anything was written.
     pub fn written_files(&self) -> Option<Vec<PathBuf>> {
-        let mut files: Vec<PathBuf> = self.entries.iter().find_map(|e| match &e.result {
-            StepResult::Written {
-                files,
-                dry_run: false,
-                ..
-            } => Some(files.clone()),
-            _ => None,
-        })?;
+        let mut files: Option<Vec<PathBuf>> = None;
         for e in &self.entries {
-            if let StepResult::Fixed(f) = &e.result
-                && let FixResult::Applied { files: more, .. } = &f.result
-            {
-                for m in more {
-                    if !files.contains(m) {
-                        files.push(m.clone());
-                    }
+            let more = match &e.result {
+                StepResult::Written {
+                    files,
+                    dry_run: false,
+                    ..
+                } => files,
+                StepResult::Fixed(f) => match &f.result {
+                    FixResult::Applied { files, .. } => files,
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let files = files.get_or_insert_with(Vec::new);
+            for m in more {
+                if !files.contains(m) {
+                    files.push(m.clone());
                 }
             }
         }
-        Some(files)
+        files
+    }
+
+    /// The rounds of the never-red tier.
+    pub fn rollbacks(&self) -> impl Iterator<Item = &RollBack> {
+        self.entries.iter().filter_map(|e| match &e.result {
+            StepResult::RolledBack(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// Files the never-red tier holds at their original text, with the reason.
+    pub fn kept_files(&self) -> BTreeMap<PathBuf, String> {
+        self.rollbacks()
+            .flat_map(|r| &r.files)
+            .map(|k| (k.path.clone(), k.reason.clone()))
+            .collect()
+    }
+
+    /// True when the never-red tier gave every changed file back its original bytes.
+    pub fn restored_all(&self) -> bool {
+        self.rollbacks().any(|r| r.restored_all)
     }
 
     /// LLM calls made (each fix attempt that reached a model).
@@ -442,6 +500,12 @@ impl Journal {
             StepResult::Task(t) => Some(t),
             _ => None,
         })
+    }
+    /// Each planned task's latest record (a rollback round runs the recipes again).
+    pub fn latest_task_records(&self) -> impl Iterator<Item = &TaskRecord> {
+        self.tasks()
+            .iter()
+            .filter_map(|t| self.task_records().filter(|r| r.task_id == t.id).last())
     }
     /// The latest validation (the fix loop may validate more than once).
     pub fn validation(&self) -> Option<&Validation> {

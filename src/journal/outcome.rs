@@ -48,15 +48,9 @@ pub const PARTIAL_RATIO: f64 = 0.5;
 
 pub fn classify(journal: &Journal) -> OutcomeRecord {
     let tasks = journal.tasks();
-    let done = tasks
-        .iter()
-        .filter(|t| {
-            journal
-                .task_records()
-                .filter(|r| r.task_id == t.id)
-                .last()
-                .is_some_and(|r| r.status.is_done())
-        })
+    let done = journal
+        .latest_task_records()
+        .filter(|r| r.status.is_done())
         .count();
     let ratio = if tasks.is_empty() {
         1.0
@@ -93,6 +87,21 @@ pub fn classify(journal: &Journal) -> OutcomeRecord {
             }
             StepResult::WriteFailed { error, .. } => {
                 return record(Outcome::Failure, format!("writing changes failed: {error}"));
+            }
+            StepResult::BaselineUnresolvable { cause, remedy } => {
+                return record(
+                    Outcome::Incomplete,
+                    format!("the untouched project cannot be built here: {cause}; {remedy}"),
+                );
+            }
+            StepResult::RolledBack(r) if r.restored_all => {
+                return record(
+                    Outcome::Failure,
+                    format!(
+                        "no migrated change could be kept green ({}): every file is restored to exactly what it was",
+                        r.reason.as_deref().unwrap_or("the build stayed red")
+                    ),
+                );
             }
             _ => {}
         }

@@ -40,6 +40,11 @@ pub fn json(journal: &Journal) -> serde_json::Value {
             "before": journal.baseline().map(|b| &b.tests.tests),
             "after": &v.build.tests.tests,
         })),
+        "rolled_back": json!({
+            "rounds": journal.rollbacks().count(),
+            "kept": journal.rollbacks().flat_map(|r| &r.files).collect::<Vec<_>>(),
+            "restored_all": journal.restored_all(),
+        }),
         "class_majors": v.map(|v| json!({"expected": v.expected_major, "found": v.class_majors})),
         "entries": journal.entries,
     })
@@ -270,6 +275,36 @@ pub fn markdown(journal: &Journal) -> String {
             StepResult::BuildSkipped { reason } if e.stage == Stage::Validate => {
                 let _ = writeln!(md, "\n## Test invariance\n\nNot validated: {reason}");
             }
+            StepResult::RolledBack(r) => {
+                let _ = writeln!(md, "\n## Rolled back (round {})\n", r.round);
+                if r.restored_all {
+                    let _ = writeln!(
+                        md,
+                        "Nothing green could be kept ({}): every file the run changed is restored to exactly what it was.",
+                        r.reason.as_deref().unwrap_or("the build stayed red")
+                    );
+                } else {
+                    let _ = writeln!(
+                        md,
+                        "{} file(s) kept as they were (JUnit 4/3 stays on the vintage engine where they need it):",
+                        r.files.len()
+                    );
+                }
+                for k in &r.files {
+                    let _ = writeln!(
+                        md,
+                        "- `{}`: {}",
+                        k.path.display(),
+                        k.reason.replace('|', "/")
+                    );
+                }
+            }
+            StepResult::BaselineUnresolvable { cause, remedy } => {
+                let _ = writeln!(
+                    md,
+                    "\n## Not migrated: the project cannot be built here\n\n{cause}\n\n{remedy}"
+                );
+            }
             StepResult::WriteFailed {
                 written,
                 failed,
@@ -443,6 +478,20 @@ fn evidence(result: &StepResult) -> String {
                 .collect::<Vec<_>>()
                 .join("; ")
         ),
+        StepResult::RolledBack(r) => format!(
+            "round {}: {}{}",
+            r.round,
+            if r.restored_all {
+                "everything restored".to_string()
+            } else {
+                format!("{} file(s) taken back", r.files.len())
+            },
+            r.files
+                .iter()
+                .map(|k| format!("; {}: {}", k.path.display(), k.reason))
+                .collect::<String>()
+        ),
+        StepResult::BaselineUnresolvable { cause, remedy } => format!("{cause} ({remedy})"),
         StepResult::LimitReached { limit } => format!("limit reached: {limit}"),
         StepResult::Classified(o) => format!("{}: {}", o.outcome.as_str(), o.reasons.join("; ")),
     }
@@ -528,13 +577,32 @@ pub fn summary(journal: &Journal) -> String {
             let _ = writeln!(s, "    {d}");
         }
     }
-    for r in journal.task_records().filter(|r| !r.status.is_done()) {
+    for r in journal
+        .latest_task_records()
+        .filter(|r| !r.status.is_done())
+    {
         let _ = writeln!(
             s,
             "  ! {}: {}",
             r.task_id,
             r.reason.as_deref().unwrap_or("")
         );
+    }
+    let kept = journal.kept_files();
+    if journal.restored_all() {
+        let _ = writeln!(
+            s,
+            "Rolled back: every file the run changed is restored to what it was"
+        );
+    } else if !kept.is_empty() {
+        let _ = writeln!(
+            s,
+            "Rolled back: {} file(s) kept as they were (left for the next tier):",
+            kept.len()
+        );
+        for (path, reason) in &kept {
+            let _ = writeln!(s, "    {}: {reason}", path.display());
+        }
     }
     let _ = writeln!(
         s,

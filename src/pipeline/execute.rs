@@ -1,6 +1,6 @@
 //! Stage 4: the recipe tier over the planned tasks, into an [`Overlay`].
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -26,6 +26,9 @@ pub struct Inputs<'a> {
     pub fingerprint: &'a Fingerprint,
     pub config: &'a Config,
     pub registry: &'a Registry,
+    /// Files the never-red tier took back, with the reason: they keep their original
+    /// text (JUnit 4/3 ones stay on the vintage engine).
+    pub kept: &'a BTreeMap<PathBuf, String>,
 }
 
 /// Runs every task; returns the pending changes and one record per task, in plan order.
@@ -39,6 +42,7 @@ pub fn execute(
         fingerprint: fp,
         config,
         registry,
+        kept,
     } = *inputs;
     let ctx = PomContext {
         fingerprint: fp,
@@ -57,6 +61,12 @@ pub fn execute(
     let results: HashMap<PathBuf, (String, FileOutcome)> = java_files
         .par_iter()
         .map(|rel| {
+            if let Some(reason) = kept.get(rel) {
+                let outcome = FileOutcome::LeftOnJunit4 {
+                    reason: format!("rolled back: {reason}"),
+                };
+                return (rel.clone(), (String::new(), outcome));
+            }
             let outcome = match overlay.text(rel) {
                 Ok(src) => {
                     let out = junit5::migrate(&src);
@@ -300,7 +310,32 @@ pub fn execute(
         };
         records.push(rec);
     }
+    for (rel, reason) in kept {
+        overlay.discard(rel);
+        for rec in &mut records {
+            keep_out(rec, rel, reason);
+        }
+    }
     (overlay, records)
+}
+
+/// A task's record without a file the never-red tier took back: its changes there are
+/// gone, and a task left with nothing done is work for the next tier.
+fn keep_out(rec: &mut TaskRecord, rel: &Path, reason: &str) {
+    let prefix = format!("{}: ", rel.display());
+    let touched = rec.changes.iter().any(|c| c.starts_with(&prefix));
+    let Some(i) = rec.files.iter().position(|f| f == rel) else {
+        return;
+    };
+    if rec.status != TaskStatus::Done && !touched {
+        return;
+    }
+    rec.files.remove(i);
+    rec.changes.retain(|c| !c.starts_with(&prefix));
+    if rec.status == TaskStatus::Done && rec.changes.is_empty() {
+        rec.status = TaskStatus::LeftForNextTier;
+        rec.reason = Some(format!("{} rolled back: {reason}", rel.display()));
+    }
 }
 
 /// What a project-wide recipe did, gathered over many files.

@@ -50,6 +50,35 @@ const POM: &[&str] = &[
     "'dependencies.dependency.version' for",
 ];
 
+/// Maven's words for a build that cannot start for a reason outside the project: what
+/// it needs cannot be fetched from where it looks.
+const UNRESOLVABLE: &[&str] = &[
+    "Could not resolve dependencies",
+    "Could not find artifact",
+    "Non-resolvable parent POM",
+    "Non-resolvable import POM",
+    "Could not transfer artifact",
+    "Failed to read artifact descriptor",
+    "or one of its dependencies could not be resolved",
+    "Cannot access central",
+    "Unknown host",
+    "UnknownHostException",
+    "Connect to repo",
+    "resolution is not reattempted",
+];
+
+/// The first line of a failed build that says something it needs cannot be resolved.
+pub fn unresolvable(run: &BuildRun) -> Option<&str> {
+    if run.succeeded() {
+        return None;
+    }
+    run.errors
+        .iter()
+        .chain(run.tail.iter())
+        .find(|l| UNRESOLVABLE.iter().any(|w| l.contains(w)))
+        .map(|l| l.trim_start_matches("[ERROR]").trim())
+}
+
 /// Classifies a failed run; `newly_failing` are the tests the invariance check lost.
 pub fn classify(run: &BuildRun, newly_failing: &[String]) -> Option<Failure> {
     let errors = &run.errors;

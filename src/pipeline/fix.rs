@@ -613,7 +613,7 @@ impl Run<'_> {
             overlay.write(path, before, text.clone());
         }
         let diff = overlay.diff();
-        let files = overlay.commit()?;
+        let files = self.commit(&overlay)?;
         self.fix.last = Some((
             failure.kind,
             format!("edits applied, build still red: {}", failure.signature),
@@ -694,7 +694,11 @@ impl Run<'_> {
     pub(super) async fn deposit_fix(&mut self) -> anyhow::Result<()> {
         let features = self.features();
         let mut recipes: Vec<String> = Vec::new();
-        for r in self.journal.task_records().filter(|r| r.status.is_done()) {
+        for r in self
+            .journal
+            .latest_task_records()
+            .filter(|r| r.status.is_done())
+        {
             if let Some(t) = self.journal.tasks().iter().find(|t| t.id == r.task_id) {
                 recipes.extend(t.recipes.iter().cloned());
             }

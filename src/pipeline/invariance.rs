@@ -77,6 +77,10 @@ impl Run<'_> {
             })
         };
         let result = tokio::task::block_in_place(|| judge(&self.originals, current, equivalent));
+        self.state.checks_changed = matches!(
+            &result,
+            StepResult::InvarianceChecked { differences, .. } if !differences.is_empty()
+        );
         let category = match &result {
             StepResult::InvarianceChecked { differences, .. } if !differences.is_empty() => {
                 Category::Error

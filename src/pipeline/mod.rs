@@ -5,6 +5,7 @@ pub mod failure;
 mod fix;
 mod invariance;
 pub mod plan;
+pub mod rollback;
 pub mod router;
 pub mod stuck;
 pub mod validate;
@@ -109,6 +110,7 @@ pub async fn run<O: Observer>(
         search_cache: search::Cache::default(),
         embeddings,
         originals: BTreeMap::new(),
+        pristine: BTreeMap::new(),
     };
     loop {
         run.state.out_of_time =
@@ -134,6 +136,12 @@ pub async fn run<O: Observer>(
             Step::Validate => run.validate(rule).await?,
             Step::Fix => {
                 if run.fix(rule).await? {
+                    progress.written(&run.journal).await?;
+                }
+            }
+            Step::Rollback => {
+                run.rollback(rule).await?;
+                if run.state.restored {
                     progress.written(&run.journal).await?;
                 }
             }
@@ -199,6 +207,7 @@ fn step_name(step: Step) -> &'static str {
         Step::Write => "write",
         Step::Validate | Step::SkipValidation => "validate",
         Step::Fix => "fix",
+        Step::Rollback => "rollback",
         Step::StopOnLimit | Step::Classify | Step::Done => "classify",
     }
 }
@@ -226,6 +235,9 @@ struct Run<'a> {
     embeddings: Option<Embeddings>,
     /// Original text of every Java file any tier changed, for the invariance check.
     originals: BTreeMap<PathBuf, String>,
+    /// Original bytes of every file any tier wrote (`None`: the run created it), so the
+    /// never-red tier can give each back exactly.
+    pristine: BTreeMap<PathBuf, Option<Vec<u8>>>,
 }
 
 impl Run<'_> {
@@ -419,11 +431,10 @@ impl Run<'_> {
             .expect("router runs baseline after analysis");
         let level = fp.java_level;
         let Some((jdk, raised)) = jdk::choose(&self.jdks, level) else {
-            let reason = format!(
-                "no JDK found that can build Java {}; configure `jdks`",
-                level.unwrap_or(8)
-            );
-            return self.skip(Stage::Baseline, rule, reason).await;
+            self.state.baseline_unresolvable = true;
+            let cause = format!("no JDK found that can build Java {}", level.unwrap_or(8));
+            let remedy = "install one, or name it under `jdks` in the config (e.g. `{17: /usr/lib/jvm/java-17-openjdk-amd64}`)";
+            return self.unresolvable(rule, t, cause, remedy.into()).await;
         };
         // Raise the level through the properties that define it (user properties win).
         let props: Vec<(String, String)> = raised
@@ -457,6 +468,11 @@ impl Run<'_> {
             ),
             None => format!("baseline on JDK {}", jdk.release),
         };
+        let cause = outcome
+            .run
+            .as_ref()
+            .and_then(failure::unresolvable)
+            .map(str::to_string);
         self.record(
             Stage::Baseline,
             rule,
@@ -465,6 +481,36 @@ impl Run<'_> {
             json!({"jdk": jdk, "properties": props}),
             StepResult::Built(Box::new(outcome)),
             category,
+            t,
+        )
+        .await?;
+        match cause {
+            Some(cause) => {
+                self.state.baseline_unresolvable = true;
+                let remedy = "nothing was changed. Give Maven what it needs: a mirror or settings file that reaches the project's repositories (`--maven-arg=-s --maven-arg=FILE`, or `maven_args` in the config), or a machine that reaches Maven Central";
+                self.unresolvable(rule, Instant::now(), cause, remedy.into())
+                    .await
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// The untouched project cannot be built here: stop before any edit and say why.
+    async fn unresolvable(
+        &mut self,
+        rule: &str,
+        t: Instant,
+        cause: String,
+        remedy: String,
+    ) -> anyhow::Result<()> {
+        self.record(
+            Stage::Baseline,
+            rule,
+            "the untouched project's build",
+            "stop before any edit: the project cannot be built here",
+            json!({}),
+            StepResult::BaselineUnresolvable { cause, remedy },
+            Category::Error,
             t,
         )
         .await
@@ -509,6 +555,7 @@ impl Run<'_> {
             .expect("analysis precedes execute");
         let tasks = self.journal.tasks().to_vec();
         let total = tasks.len();
+        let kept = self.journal.kept_files();
         let (overlay, records) = tokio::task::block_in_place(|| {
             let registry = self.registry.as_ref().expect("loaded with the analysis");
             let inputs = execute::Inputs {
@@ -516,6 +563,7 @@ impl Run<'_> {
                 fingerprint: fp,
                 config: &self.opts.config,
                 registry,
+                kept: &kept,
             };
             execute::execute(&inputs, &tasks, |i| progress.task(i + 1, total))
         });
@@ -589,7 +637,7 @@ impl Run<'_> {
                 .check_invariance(Stage::Write, rule, |p| rewritten.get(p).cloned().flatten())
                 .await;
         }
-        let (result, category) = match overlay.commit() {
+        let (result, category) = match self.commit(&overlay) {
             Ok(written) => {
                 let category = if written.is_empty() {
                     Category::Empty

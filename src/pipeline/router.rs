@@ -12,6 +12,7 @@ pub enum Step {
     Validate,
     SkipValidation,
     Fix,
+    Rollback,
     StopOnLimit,
     Classify,
     Done,
@@ -40,6 +41,14 @@ pub struct State {
     pub fix_attempts: u32,
     /// The fix loop has nothing more to try (stuck, escalated, unfixable failure).
     pub fix_done: bool,
+    /// The latest comparison of what tests check found a difference.
+    pub checks_changed: bool,
+    /// Rounds of the never-red tier so far.
+    pub rollback_rounds: u32,
+    /// The never-red tier gave every changed file its original bytes: nothing more to do.
+    pub restored: bool,
+    /// The untouched project cannot be built for a reason outside it.
+    pub baseline_unresolvable: bool,
     pub limit_reached: bool,
     pub out_of_time: bool,
     pub classified: bool,
@@ -52,6 +61,12 @@ pub fn next(s: &State) -> (Step, &'static str) {
     }
     if s.out_of_time && !s.limit_reached {
         return (Step::StopOnLimit, "R0:wall-clock budget spent");
+    }
+    if s.limit_reached && red_unrestored(s) {
+        return (
+            Step::Rollback,
+            "R0c:limit reached with the build red, give every file back",
+        );
     }
     if s.limit_reached {
         return (Step::Classify, "R0b:limit reached, classify what exists");
@@ -74,6 +89,12 @@ pub fn next(s: &State) -> (Step, &'static str) {
     }
     if s.baseline_timed_out {
         return (Step::Classify, "R4:baseline hit the build time limit");
+    }
+    if s.baseline_unresolvable {
+        return (
+            Step::Classify,
+            "R4c:the untouched project cannot be resolved here; edit nothing",
+        );
     }
     if s.baseline_unavailable {
         return (
@@ -112,7 +133,19 @@ pub fn next(s: &State) -> (Step, &'static str) {
     if s.validation_red && s.fix_enabled && !s.fix_done && s.fix_attempts < MAX_FIX_ATTEMPTS {
         return (Step::Fix, "R8d:validation red, next fix-loop attempt");
     }
+    if red_unrestored(s) {
+        return (
+            Step::Rollback,
+            "R8e:red or a test's checks changed, take back the migrated files that caused it",
+        );
+    }
     (Step::Classify, "R9:validated, classify")
+}
+
+/// The validated tree is red, or a test no longer checks what it did, and the
+/// never-red tier has not given everything back yet.
+fn red_unrestored(s: &State) -> bool {
+    s.validated && (s.validation_red || s.checks_changed) && !s.restored && !s.dry_run
 }
 
 /// Attempts per failing gate before the run ends as it stands.
@@ -202,7 +235,11 @@ mod tests {
             build_enabled: true,
             ..Default::default()
         };
-        assert_eq!(next(&s).0, Step::Classify, "no LLM configured");
+        assert_eq!(
+            next(&s).0,
+            Step::Rollback,
+            "no LLM configured: the never-red tier"
+        );
         s.fix_enabled = true;
         for attempt in 0..MAX_FIX_ATTEMPTS {
             s.fix_attempts = attempt;
@@ -212,12 +249,54 @@ mod tests {
             );
         }
         s.fix_attempts = MAX_FIX_ATTEMPTS;
-        assert_eq!(next(&s).0, Step::Classify);
+        assert_eq!(next(&s).0, Step::Rollback);
         s.fix_attempts = 1;
         s.fix_done = true;
-        assert_eq!(next(&s).0, Step::Classify, "stuck or unfixable");
+        assert_eq!(next(&s).0, Step::Rollback, "stuck or unfixable");
         s.fix_done = false;
         s.validation_red = false;
         assert_eq!(next(&s).0, Step::Classify, "green after a fix");
+    }
+
+    #[test]
+    fn red_after_the_fix_loop_goes_to_the_never_red_tier_until_restored() {
+        let mut s = State {
+            analyzed: true,
+            baseline_done: true,
+            planned: true,
+            written: true,
+            validated: true,
+            validation_red: true,
+            build_enabled: true,
+            fix_enabled: true,
+            fix_attempts: MAX_FIX_ATTEMPTS,
+            ..Default::default()
+        };
+        assert_eq!(next(&s).0, Step::Rollback);
+        s.validation_red = false;
+        s.checks_changed = true;
+        assert_eq!(
+            next(&s).0,
+            Step::Rollback,
+            "a weakened test is taken back too"
+        );
+        s.limit_reached = true;
+        assert_eq!(next(&s).0, Step::Rollback, "a limit never leaves it red");
+        s.restored = true;
+        assert_eq!(next(&s).0, Step::Classify);
+        let unresolvable = State {
+            analyzed: true,
+            baseline_done: true,
+            baseline_unresolvable: true,
+            build_enabled: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            next(&unresolvable),
+            (
+                Step::Classify,
+                "R4c:the untouched project cannot be resolved here; edit nothing"
+            )
+        );
     }
 }

@@ -11,6 +11,9 @@ use crate::repo_path::{Gate, Origin, Refusal};
 use crate::source_encoding;
 use encoding_rs::Encoding;
 
+/// Each changed file's bytes before the change (`None`: the file did not exist).
+pub type Originals = Vec<(PathBuf, Option<Vec<u8>>)>;
+
 #[derive(Debug)]
 pub struct Overlay {
     root: PathBuf,
@@ -188,6 +191,33 @@ impl Overlay {
     fn gate_for(&self, rel: &Path) -> Gate<'_> {
         let author = self.authors.get(rel).copied().unwrap_or(Origin::Builtin);
         Gate::new(&self.root, author)
+    }
+
+    /// Forgets the pending change of a file: it keeps its text on disk.
+    pub fn discard(&mut self, rel: &Path) {
+        self.files.remove(rel);
+        self.authors.remove(rel);
+    }
+
+    /// The bytes on disk of every file a commit would change (`None`: absent), read
+    /// through the gate, so the change can be undone exactly.
+    pub fn originals_on_disk(&self) -> Result<Originals, CommitError> {
+        self.changed()
+            .map(|(rel, _, _)| {
+                let bytes = match self.gate().read(rel) {
+                    Ok(b) => Some(b),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                    Err(source) => {
+                        return Err(CommitError::Partial {
+                            written: Vec::new(),
+                            failed: rel.to_path_buf(),
+                            source,
+                        });
+                    }
+                };
+                Ok((rel.to_path_buf(), bytes))
+            })
+            .collect()
     }
 
     /// Unified diff of every change, for `--dry-run` and reports.

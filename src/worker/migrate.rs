@@ -206,7 +206,7 @@ impl Publisher {
 fn commit_message(journal: &Journal, target: u32) -> String {
     let mut msg = format!("Migrate to Java {target}: recipe tier\n\n");
     for r in journal
-        .task_records()
+        .latest_task_records()
         .filter(|r| r.status == crate::journal::TaskStatus::Done)
     {
         let title = journal

@@ -95,6 +95,7 @@ fn main() {
         fingerprint: &fp,
         config: &config,
         registry: &registry,
+        kept: &Default::default(),
     };
     let (overlay, records) = execute::execute(&inputs, &tasks, |_| {});
     let execute_s = t.elapsed().as_secs_f64();
