@@ -46,6 +46,10 @@ pub enum Command {
         /// Also move Spring Boot 2 to this major line (3); overrides the config file.
         #[arg(long, value_parser = clap::value_parser!(u32).range(3..=3))]
         spring_boot: Option<u32>,
+        /// Also move Jakarta-EE-owned javax.* to jakarta.* (Jakarta EE 10) when no platform
+        /// requires it; the same as `jakarta: true` in the config file.
+        #[arg(long)]
+        jakarta: bool,
         /// Rewrite without building (no baseline, no validation: outcome INCOMPLETE).
         #[arg(long)]
         no_build: bool,
@@ -219,6 +223,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             dir,
             target_java,
             spring_boot,
+            jakarta,
             no_build,
             dry_run,
             maven_args,
@@ -248,6 +253,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             if spring_boot.is_some() {
                 cfg.spring_boot = spring_boot;
             }
+            cfg.jakarta |= jakarta;
             cfg.maven_args.extend(maven_args);
             cfg.validate()?;
             let store = open_store(cli.db).await?;

@@ -24,6 +24,9 @@ pub struct Config {
     pub catalog: Catalog,
     /// Move Spring Boot to this major line (only 3); unset keeps the project's Boot line.
     pub spring_boot: Option<u32>,
+    /// Move Jakarta-EE-owned `javax.*` to `jakarta.*` and Jakarta EE 10 coordinates even when
+    /// no platform requires it (a Jakarta EE application or library that is not Spring Boot).
+    pub jakarta: bool,
     pub recipes: RecipeSettings,
     /// The LLM tier; without it a red validation ends the run (no fix loop).
     pub llm: Option<crate::llm::LlmSettings>,
@@ -72,6 +75,7 @@ impl Default for Config {
             budgets: Budgets::default(),
             catalog: Catalog::default(),
             spring_boot: None,
+            jakarta: false,
             recipes: RecipeSettings::default(),
             llm: None,
             search: None,

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use support::copy_dir;
 
 mod support;
@@ -426,6 +426,102 @@ fn gradle_build_scripts_and_sources_are_migrated_and_reported_unvalidated() {
     );
     let hello = read(&project.join("web/src/main/java/com/example/web/Hello.java"));
     assert!(hello.contains("Integer.valueOf(0)"), "{hello}");
+}
+
+#[test]
+fn a_test_that_fails_once_and_passes_alone_is_flaky_not_a_regression() {
+    let (_tmp, project) = fixture("single-junit4");
+    // Fails on the second run of its class only (the validation build), as a test that
+    // depends on timing or ordering fails now and then.
+    std::fs::write(
+        project.join("src/test/java/com/example/calc/FlakyTest.java"),
+        r#"package com.example.calc;
+
+import static org.junit.Assert.fail;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.junit.Test;
+
+public class FlakyTest {
+    @Test
+    public void failsOnlyOnTheSecondRun() throws Exception {
+        Path count = Paths.get("flaky.count");
+        int n = Files.exists(count) ? Integer.parseInt(new String(Files.readAllBytes(count)).trim()) : 0;
+        Files.write(count, String.valueOf(n + 1).getBytes());
+        if (n == 1) {
+            fail("second run");
+        }
+    }
+}
+"#,
+    )
+    .unwrap();
+    let run = migrate(&project, &[]);
+    let r = &run.report;
+    assert_eq!(run.code, 0, "{}\n{r}", run.stderr);
+    assert_eq!(r["tests"]["newly_failing"], json!([]));
+    assert_eq!(
+        r["tests"]["flaky_after"],
+        json!(["com.example.calc.FlakyTest#failsOnlyOnTheSecondRun"])
+    );
+    assert_eq!(r["rolled_back"]["rounds"], 0);
+    let test = read(&project.join("src/test/java/com/example/calc/FlakyTest.java"));
+    assert!(test.contains("org.junit.jupiter.api.Test"), "{test}");
+    assert_eq!(
+        read(&project.join("flaky.count")).trim(),
+        "3",
+        "three runs of the class"
+    );
+}
+
+#[test]
+fn a_jakarta_ee_application_moves_to_jakarta_ee_10_on_request() {
+    let (_tmp, project) = fixture("jakarta-ee-app");
+    let run = migrate(
+        &project,
+        &["--no-build", "--jakarta", "--target-java", "17"],
+    );
+    assert_eq!(run.code, 4, "INCOMPLETE: no build ran\n{}", run.stderr);
+    let text = run.report.to_string();
+    assert!(text.contains("javax -> jakarta: requested"), "{text}");
+    let servlet = read(&project.join("src/main/java/com/example/shop/CartServlet.java"));
+    for expected in [
+        "import jakarta.servlet.http.HttpServlet;",
+        "import javax.crypto.Cipher;",
+        "session.getAttribute(\"cart\")",
+        "session.setAttribute(\"cart\",",
+        "resp.setStatus(302);",
+        "resp.encodeRedirectURL(\"/cart\")",
+        "resp.encodeURL(\"/checkout\")",
+        "new UnavailableException(\"no context\")",
+    ] {
+        assert!(
+            servlet.contains(expected),
+            "{expected} missing from\n{servlet}"
+        );
+    }
+    let entity = read(&project.join("src/main/java/com/example/shop/Item.java"));
+    assert!(
+        entity.contains("import jakarta.persistence.Entity;"),
+        "{entity}"
+    );
+    let pom = read(&project.join("pom.xml"));
+    for expected in [
+        "<groupId>jakarta.servlet</groupId>",
+        "<artifactId>jakarta.servlet-api</artifactId>",
+        "<version>6.0.0</version>",
+        "<artifactId>jakarta.persistence-api</artifactId>",
+        "<version>3.1.0</version>",
+    ] {
+        assert!(pom.contains(expected), "{expected} missing from\n{pom}");
+    }
+    let web = read(&project.join("src/main/webapp/WEB-INF/web.xml"));
+    assert!(
+        web.contains("https://jakarta.ee/xml/ns/jakartaee") && web.contains("version=\"6.0\""),
+        "{web}"
+    );
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 pub mod classfile;
 pub mod egress;
+pub mod flaky;
 pub mod jdk;
 pub mod maven;
 pub mod reports;

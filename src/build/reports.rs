@@ -1,6 +1,6 @@
 //! Surefire/Failsafe XML reports (`TEST-*.xml`) read into per-test results.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -24,6 +24,10 @@ impl TestStatus {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct TestResults {
     pub tests: BTreeMap<String, TestStatus>,
+    /// Tests that failed in the run and passed when their class ran again on its own:
+    /// flaky, so never counted as a regression (`build::flaky`).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub flaky: BTreeSet<String>,
     /// Report files that could not be read, with the reason.
     pub unreadable: Vec<(PathBuf, String)>,
     pub report_files: usize,
@@ -52,6 +56,24 @@ fn report_dirs(root: &Path) -> Vec<PathBuf> {
 /// reports) so a run only sees its own output. This is `mvn clean` without needing the
 /// clean plugin, which offline or locked-down builds may not have.
 pub fn clear_outputs(root: &Path) -> std::io::Result<()> {
+    clear(
+        root,
+        &[
+            "classes",
+            "test-classes",
+            "surefire-reports",
+            "failsafe-reports",
+        ],
+    )
+}
+
+/// Removes only the test reports, so a re-run of some tests over compiled classes reports
+/// those tests alone.
+pub fn clear_reports(root: &Path) -> std::io::Result<()> {
+    clear(root, &["surefire-reports", "failsafe-reports"])
+}
+
+fn clear(root: &Path, subdirs: &[&str]) -> std::io::Result<()> {
     let targets = super::output_tree(root)
         .filter(|e| {
             e.file_type().is_dir()
@@ -63,12 +85,7 @@ pub fn clear_outputs(root: &Path) -> std::io::Result<()> {
         .map(|e| e.into_path())
         .collect::<Vec<_>>();
     for target in targets {
-        for sub in [
-            "classes",
-            "test-classes",
-            "surefire-reports",
-            "failsafe-reports",
-        ] {
+        for sub in subdirs {
             let dir = target.join(sub);
             if dir.is_dir() {
                 std::fs::remove_dir_all(dir)?;

@@ -37,6 +37,8 @@ pub fn json(journal: &Journal) -> serde_json::Value {
             "lost_from_source": v.lost_from_source,
             "newly_failing": v.newly_failing,
             "newly_skipped": v.newly_skipped,
+            "flaky_before": journal.baseline().map(|b| &b.tests.flaky),
+            "flaky_after": &v.build.tests.flaky,
             "before": journal.baseline().map(|b| &b.tests.tests),
             "after": &v.build.tests.tests,
         })),
@@ -231,10 +233,17 @@ pub fn markdown(journal: &Journal) -> String {
                     "- Class files: {:?} (expected major {})",
                     v.class_majors, v.expected_major
                 );
+                let flaky: Vec<String> = journal
+                    .baseline()
+                    .into_iter()
+                    .flat_map(|b| b.tests.flaky.iter().map(|t| format!("{t} (before)")))
+                    .chain(v.build.tests.flaky.iter().map(|t| format!("{t} (after)")))
+                    .collect();
                 for (label, list) in [
                     ("Lost from source", &v.lost_from_source),
                     ("Newly failing", &v.newly_failing),
                     ("Newly skipped", &v.newly_skipped),
+                    ("Flaky (failed, then passed when run again)", &flaky),
                 ] {
                     for t in list.iter().take(50) {
                         let _ = writeln!(md, "- {label}: `{t}`");

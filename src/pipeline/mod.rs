@@ -18,7 +18,7 @@ use serde_json::json;
 
 use crate::analyze::{self, Fingerprint};
 use crate::build::sandbox::Isolation;
-use crate::build::{classfile, jdk, maven, reports};
+use crate::build::{classfile, flaky, jdk, maven, reports};
 use crate::config::Config;
 use crate::journal::outcome::classify;
 use crate::journal::{
@@ -385,7 +385,9 @@ impl Run<'_> {
         }
     }
 
-    /// One Maven `test` on cleared outputs, with results and class versions; shared by baseline and validation.
+    /// One Maven `test` on cleared outputs, with results and class versions; shared by
+    /// baseline and validation. Failing test classes then run once more on their own, and
+    /// a failure that does not repeat is recorded as flaky (`build::flaky`).
     async fn build(&self, jdk: &jdk::Jdk, properties: Vec<(String, String)>) -> BuildOutcome {
         let root = &self.opts.root;
         let mut outcome = BuildOutcome {
@@ -401,25 +403,43 @@ impl Run<'_> {
         }
         let mut props = vec![("maven.test.failure.ignore".to_string(), "true".to_string())];
         props.extend(properties);
-        let budgets = &self.opts.config.budgets;
-        let req = maven::MavenRequest {
-            root,
-            jdk,
-            goals: &["test"],
-            user_args: &self.opts.config.maven_args,
-            properties: props,
-            timeout: Duration::from_secs(budgets.build_timeout_secs),
-            max_output_bytes: budgets.max_build_output_bytes,
-            isolation: self.opts.isolation.as_ref(),
-        };
-        match maven::run(req).await {
+        match self.maven_test(jdk, props.clone()).await {
             Ok(run) => {
                 outcome.run = Some(run);
                 outcome.tests = tokio::task::block_in_place(|| reports::collect(root));
             }
             Err(e) => outcome.error = Some(e.to_string()),
         }
+        let again = flaky::classes_to_rerun(&outcome.tests);
+        if outcome.compiled() && !again.is_empty() && reports::clear_reports(root).is_ok() {
+            props.extend(flaky::rerun_properties(&again));
+            if let Ok(run) = self.maven_test(jdk, props).await
+                && run.succeeded()
+            {
+                let rerun = tokio::task::block_in_place(|| reports::collect(root));
+                outcome.tests.flaky = flaky::flipped(&outcome.tests, &rerun);
+            }
+        }
         outcome
+    }
+
+    async fn maven_test(
+        &self,
+        jdk: &jdk::Jdk,
+        properties: Vec<(String, String)>,
+    ) -> Result<maven::BuildRun, maven::MavenError> {
+        let budgets = &self.opts.config.budgets;
+        maven::run(maven::MavenRequest {
+            root: &self.opts.root,
+            jdk,
+            goals: &["test"],
+            user_args: &self.opts.config.maven_args,
+            properties,
+            timeout: Duration::from_secs(budgets.build_timeout_secs),
+            max_output_bytes: budgets.max_build_output_bytes,
+            isolation: self.opts.isolation.as_ref(),
+        })
+        .await
     }
 
     async fn baseline(&mut self, rule: &str) -> anyhow::Result<()> {

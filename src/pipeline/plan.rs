@@ -165,13 +165,18 @@ pub fn plan(
         ),
         _ => {}
     }
-    if requires_jakarta(fp) || boot_3 {
+    if requires_jakarta(fp) || boot_3 || config.jakarta {
+        let why = if requires_jakarta(fp) || boot_3 {
+            "the platform (Spring Boot 3 / Jakarta EE 9+) requires the jakarta namespace"
+        } else {
+            "the jakarta move was requested (`jakarta: true` / `--jakarta`)"
+        };
         add(
             "jakarta".into(),
-            "Move Jakarta-EE-owned javax.* to jakarta.*".into(),
+            "Move Jakarta-EE-owned javax.* to jakarta.* (Jakarta EE 10)".into(),
             &[recipes::JAVAX_TO_JAKARTA],
             resources(|_| true),
-            "the platform (Spring Boot 3 / Jakarta EE 9+) requires the jakarta namespace; Java sources are scanned project-wide".into(),
+            format!("{why}; Java sources are scanned project-wide"),
         );
     }
     if let Some(g) = &fp.gradle {
@@ -246,9 +251,11 @@ fn decisions(fp: &Fingerprint, config: &Config, baseline: Option<&BuildOutcome>)
             format!("javax -> jakarta: required by Spring Boot 3; {ee} Jakarta-EE-owned imports to move")
         } else if requires_jakarta(fp) {
             format!("javax -> jakarta: required by the platform; {ee} Jakarta-EE-owned imports to move")
+        } else if config.jakarta {
+            format!("javax -> jakarta: requested; {ee} Jakarta-EE-owned imports and their coordinates move to Jakarta EE 10")
         } else {
             format!(
-                "javax -> jakarta: not moved; the platform (Spring Boot {}) runs on javax, {ee} Jakarta-EE-owned imports kept",
+                "javax -> jakarta: not moved; the platform (Spring Boot {}) runs on javax, {ee} Jakarta-EE-owned imports kept (`jakarta: true` or `--jakarta` moves them)",
                 fp.spring_boot.as_deref().unwrap_or("none")
             )
         });
@@ -335,6 +342,31 @@ mod tests {
                 recipes::SPRING_SECURITY_FILTER_CHAIN
             ]
         );
+    }
+
+    #[test]
+    fn javax_moves_on_request_without_a_platform() {
+        let mut fp = fingerprint("none");
+        fp.spring_boot = None;
+        let config = Config {
+            target: 17,
+            jakarta: true,
+            ..Config::default()
+        };
+        let registry = Registry::load(None, &config.recipes).unwrap();
+        let requested = plan(&fp, &config, &registry, None);
+        let task = requested.tasks.iter().find(|t| t.id == "jakarta").unwrap();
+        assert!(task.reason.contains("requested"), "{}", task.reason);
+        assert!(
+            requested
+                .decisions
+                .iter()
+                .any(|d| d.contains("javax -> jakarta: requested")),
+            "{:?}",
+            requested.decisions
+        );
+        let unasked = plan_for(&fp, 17, None);
+        assert!(!unasked.tasks.iter().any(|t| t.id == "jakarta"));
     }
 
     #[test]

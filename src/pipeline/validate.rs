@@ -25,7 +25,7 @@ fn executed(r: &TestResults) -> usize {
 
 /// Static inventory (no test method lost) and executed results (every baseline-green test
 /// still green, none newly skipped, no fewer executed). A red baseline test is not held
-/// against the migration.
+/// against the migration, nor is a test that failed and then passed on its own (flaky).
 pub fn compare(
     before_inventory: &Inventory,
     after_inventory: &Inventory,
@@ -49,6 +49,8 @@ pub fn compare(
         }
         match after.tests.tests.get(name) {
             Some(s) if s.is_green() => {}
+            // Failed, then passed on its own: flaky, reported with the build, not blamed.
+            Some(_) if after.tests.flaky.contains(name) => {}
             Some(TestStatus::Skipped) => newly_skipped.push(name.clone()),
             Some(s) => newly_failing.push(format!("{name} ({})", format!("{s:?}").to_lowercase())),
             None => newly_failing.push(format!("{name} (not run)")),
@@ -138,5 +140,22 @@ mod tests {
             61,
         );
         assert!(same.invariant());
+    }
+
+    #[test]
+    fn a_test_that_passed_on_its_own_is_flaky_not_a_regression() {
+        use TestStatus::*;
+        let base = results(&[("T#a", Passed), ("T#b", Passed)]);
+        let mut after = results(&[("T#a", Failed), ("T#b", Failed)]);
+        after.tests.flaky.insert("T#a".into());
+        let v = compare(
+            &inv(&["a", "b"]),
+            &inv(&["a", "b"]),
+            Some(&base),
+            after,
+            BTreeMap::new(),
+            61,
+        );
+        assert_eq!(v.newly_failing, ["T#b (failed)"]);
     }
 }

@@ -395,6 +395,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/removed-jdk-apis.yml"),
     include_str!("catalog/java/spring-security-6.yml"),
     include_str!("catalog/java/spring-boot-3-java.yml"),
+    include_str!("catalog/java/jakarta-ee-10-removals.yml"),
 ];
 
 #[cfg(test)]
