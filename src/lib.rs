@@ -14,6 +14,7 @@ pub mod journal;
 pub mod knowledge;
 pub mod llm;
 pub mod metrics;
+pub mod money;
 pub mod pipeline;
 pub mod progress;
 pub mod recipes;

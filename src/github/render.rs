@@ -267,8 +267,8 @@ fn summary_table(journal: &Journal, ctx: &RunContext) -> String {
     let llm_calls = journal.llm_calls();
     let _ = writeln!(
         md,
-        "| LLM | | {llm_calls} calls, ${:.2} |",
-        journal.cost_usd()
+        "| LLM | | {llm_calls} calls, {} |",
+        crate::money::usd(journal.cost_usd())
     );
     md
 }

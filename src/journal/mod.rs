@@ -575,4 +575,14 @@ impl Journal {
     pub fn cost_usd(&self) -> f64 {
         self.entries.iter().map(|e| e.cost_usd).sum()
     }
+
+    /// Input and output tokens over every model call of the run.
+    pub fn tokens(&self) -> Usage {
+        self.fix_attempts()
+            .filter_map(|f| f.usage.as_ref())
+            .fold(Usage::default(), |sum, u| Usage {
+                input_tokens: sum.input_tokens + u.input_tokens,
+                output_tokens: sum.output_tokens + u.output_tokens,
+            })
+    }
 }

@@ -4,6 +4,8 @@ use std::fmt::Write;
 
 use serde_json::json;
 
+use crate::money::usd;
+
 use super::{FixResult, Invariance, Journal, Stage, StepResult, TaskStatus};
 
 /// The JSON report: the journal itself plus a computed summary for quick reading.
@@ -17,6 +19,7 @@ pub fn json(journal: &Journal) -> serde_json::Value {
         "tasks_total": outcome.map(|o| o.tasks_total),
         "tasks_done": outcome.map(|o| o.tasks_done),
         "cost_usd": journal.cost_usd(),
+        "tokens": journal.tokens(),
         "refused": journal.refusals().collect::<Vec<_>>(),
         "invariance": json!({
             "verdict": invariance.label(),
@@ -77,9 +80,11 @@ pub fn markdown(journal: &Journal) -> String {
     }
     let _ = writeln!(
         md,
-        "Cost: ${:.4} ({} LLM calls)\n",
-        journal.cost_usd(),
-        journal.llm_calls()
+        "Cost: {} ({} LLM calls, {} input and {} output tokens)\n",
+        usd(journal.cost_usd()),
+        journal.llm_calls(),
+        journal.tokens().input_tokens,
+        journal.tokens().output_tokens
     );
     if let Some(a) = journal.analysis() {
         let _ = writeln!(md, "## Analysis\n");
@@ -194,13 +199,13 @@ pub fn markdown(journal: &Journal) -> String {
                 };
                 let _ = writeln!(
                     md,
-                    "| {} | {:?}: `{}` | {} | {} | ${:.4} |",
+                    "| {} | {:?}: `{}` | {} | {} | {} |",
                     f.attempt,
                     f.failure.kind,
                     f.failure.signature.replace('|', "/"),
                     f.tier,
                     result.replace('|', "/"),
-                    e.cost_usd
+                    usd(e.cost_usd)
                 );
             }
         }
@@ -361,13 +366,13 @@ pub fn replay(journal: &Journal) -> String {
             evidence(&e.result)
         );
         if e.cost_usd > 0.0 {
-            let _ = writeln!(out, "   cost:     ${:.4}", e.cost_usd);
+            let _ = writeln!(out, "   cost:     {}", usd(e.cost_usd));
         }
     }
     let _ = writeln!(
         out,
-        "\nTotal cost ${:.4} in {} LLM calls.",
-        journal.cost_usd(),
+        "\nTotal cost {} in {} LLM calls.",
+        usd(journal.cost_usd()),
         journal.llm_calls()
     );
     match journal.outcome() {

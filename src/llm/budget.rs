@@ -12,7 +12,10 @@ pub enum BudgetStop {
     #[error("LLM call limit of {limit} reached")]
     Calls { limit: u32 },
     #[error(
-        "cost limit ${limit:.2} would be passed (spent ${spent:.4}, next call up to ${estimate:.4})"
+        "cost limit {} would be passed (spent {}, next call up to {})",
+        crate::money::usd(*limit),
+        crate::money::usd(*spent),
+        crate::money::usd(*estimate)
     )]
     Cost {
         limit: f64,

@@ -228,6 +228,19 @@ fn requires_jakarta(fp: &Fingerprint) -> bool {
         })
 }
 
+/// The package of an import: the segments before the first capitalised one
+/// (`javax.crypto.Cipher` -> `javax.crypto`, `javax.script.*` -> `javax.script`).
+fn package_of(import: &str) -> &str {
+    let mut end = 0;
+    for (i, segment) in import.split('.').enumerate() {
+        if segment == "*" || segment.starts_with(|c: char| c.is_ascii_uppercase()) {
+            break;
+        }
+        end += segment.len() + usize::from(i > 0);
+    }
+    if end == 0 { import } else { &import[..end] }
+}
+
 fn decisions(fp: &Fingerprint, config: &Config, baseline: Option<&BuildOutcome>) -> Vec<String> {
     let target = config.target;
     let boot_3 = moves_to_boot_3(fp, config);
@@ -261,9 +274,12 @@ fn decisions(fp: &Fingerprint, config: &Config, baseline: Option<&BuildOutcome>)
         });
     }
     if !fp.javax_jdk.is_empty() {
+        let packages: std::collections::BTreeSet<&str> =
+            fp.javax_jdk.iter().map(|i| package_of(i)).collect();
         out.push(format!(
-            "{} JDK-owned javax imports (javax.crypto, javax.sql ...) are never renamed",
-            fp.javax_jdk.len()
+            "{} JDK-owned javax imports ({}) are never renamed",
+            fp.javax_jdk.len(),
+            packages.into_iter().collect::<Vec<_>>().join(", ")
         ));
     }
     match &fp.spring_boot {
@@ -341,6 +357,26 @@ mod tests {
                 recipes::SPRING_BOOT_3,
                 recipes::SPRING_SECURITY_FILTER_CHAIN
             ]
+        );
+    }
+
+    #[test]
+    fn the_decision_names_the_jdk_javax_packages_the_project_imports() {
+        let mut fp = fingerprint("2.7.18");
+        fp.javax_jdk = [
+            "javax.script.ScriptEngine",
+            "javax.script.*",
+            "javax.crypto.Cipher",
+        ]
+        .map(String::from)
+        .into();
+        let p = plan_for(&fp, 17, None);
+        assert!(
+            p.decisions
+                .iter()
+                .any(|d| d.contains("3 JDK-owned javax imports (javax.crypto, javax.script)")),
+            "{:?}",
+            p.decisions
         );
     }
 

@@ -472,11 +472,11 @@ fn plan_estimate(journal: &Journal, config: &Config) -> String {
     let rest = records.len() - recipe;
     format!(
         "{recipe} of {} tasks by recipes ($0.00, no LLM calls); {rest} would need the LLM tier or a person \
-         (at most {} LLM calls and ${:.2} by this repository's budgets). Builds: 2 Maven runs \
+         (at most {} LLM calls and {} by this repository's budgets). Builds: 2 Maven runs \
          (baseline and validation), each capped at {} min.",
         records.len(),
         config.budgets.max_llm_calls,
-        config.budgets.max_cost_usd,
+        crate::money::usd(config.budgets.max_cost_usd),
         config.budgets.build_timeout_secs / 60
     )
 }
