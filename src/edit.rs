@@ -62,6 +62,25 @@ pub fn apply(text: &str, edits: &[Edit]) -> Result<String, EditError> {
     Ok(out)
 }
 
+/// Removes the edits that lie inside `range` and returns them rebased to its start, so an
+/// edit that rewrites the whole range can apply them to its text first (nested rewrites
+/// compose instead of overlapping).
+pub fn take_within(edits: &mut Vec<Edit>, range: Range<usize>) -> Vec<Edit> {
+    let (inside, outside): (Vec<Edit>, Vec<Edit>) = std::mem::take(edits)
+        .into_iter()
+        .partition(|e| e.range.start >= range.start && e.range.end <= range.end);
+    *edits = outside;
+    inside
+        .into_iter()
+        .map(|e| {
+            Edit::replace(
+                e.range.start - range.start..e.range.end - range.start,
+                e.replacement,
+            )
+        })
+        .collect()
+}
+
 /// The line ending a file already uses, so inserted lines match it.
 pub fn line_ending(text: &str) -> &'static str {
     if text.contains("\r\n") { "\r\n" } else { "\n" }
@@ -93,6 +112,19 @@ pub fn indent_at(text: &str, at: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edits_inside_a_range_are_taken_out_rebased() {
+        let mut edits = vec![
+            Edit::replace(0..1, "X"),
+            Edit::replace(4..6, "yy"),
+            Edit::insert(8, "!"),
+        ];
+        let inner = take_within(&mut edits, 3..8);
+        assert_eq!(edits, vec![Edit::replace(0..1, "X")]);
+        assert_eq!(inner, vec![Edit::replace(1..3, "yy"), Edit::insert(5, "!")]);
+        assert_eq!(apply("{abcd}", &inner).unwrap(), "{yycd!}");
+    }
 
     #[test]
     fn splices_only_the_ranges() {

@@ -203,6 +203,43 @@ fn junit_dependency_is_replaced_or_joined_by_vintage() {
     assert_eq!(out.matches(&format!("<version>{v}</version>")).count(), 2);
 }
 
+#[test]
+fn junit_from_a_parent_outside_the_repository_gets_jupiter_beside_it() {
+    // org.codehaus.plexus:plexus declares junit:junit; this repository never does.
+    let pom = "<project>\n  <parent>\n    <groupId>org.codehaus.plexus</groupId>\n    <artifactId>plexus</artifactId>\n    <version>5.1</version>\n  </parent>\n  <artifactId>a</artifactId>\n</project>\n";
+    let test = "package p;\nimport junit.framework.TestCase;\npublic class ATest extends TestCase { public void testA() {} }\n";
+    let dir = project(&[("pom.xml", pom), ("src/test/java/p/ATest.java", test)]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let catalog = Catalog::default();
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
+    let changes = dependencies::junit(&ctx, &mut overlay, JunitMode::Vintage).unwrap();
+    assert!(
+        changes[0]
+            .contains("from outside the repository, e.g. its parent org.codehaus.plexus:plexus"),
+        "{changes:?}"
+    );
+    let v = &catalog.junit_jupiter;
+    let out = changed(&overlay, "pom.xml").unwrap();
+    assert_eq!(
+        out,
+        pom.replace(
+            "  <artifactId>a</artifactId>\n",
+            &format!(
+                "  <artifactId>a</artifactId>\n  <dependencies>\n    <dependency>\n      <groupId>org.junit.jupiter</groupId>\n      <artifactId>junit-jupiter</artifactId>\n      <version>{v}</version>\n      <scope>test</scope>\n    </dependency>\n    <dependency>\n      <groupId>org.junit.vintage</groupId>\n      <artifactId>junit-vintage-engine</artifactId>\n      <version>{v}</version>\n      <scope>test</scope>\n    </dependency>\n  </dependencies>\n"
+            )
+        ),
+        "{out}"
+    );
+    // A module whose own pom declares junit:junit is handled there, not twice.
+    let own = "<project>\n  <artifactId>b</artifactId>\n  <dependencies>\n    <dependency>\n      <groupId>junit</groupId>\n      <artifactId>junit</artifactId>\n      <version>4.12</version>\n    </dependency>\n  </dependencies>\n</project>\n";
+    let dir = project(&[("pom.xml", own), ("src/test/java/p/ATest.java", test)]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
+    let changes = dependencies::junit(&ctx, &mut overlay, JunitMode::Replace).unwrap();
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert!(!changes[0].contains("outside"), "{changes:?}");
+}
+
 const BOOT2: &str = r#"<project>
   <parent>
     <groupId>org.springframework.boot</groupId>

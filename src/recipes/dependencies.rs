@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use roxmltree::Node;
 
-use crate::analyze::java::RemovedJavaEeModule;
+use crate::analyze::java::{JunitGeneration, RemovedJavaEeModule};
 use crate::analyze::pom::{child_text, dependency_nodes};
 use crate::config::Coordinates;
 use crate::recipes::overlay::Overlay;
@@ -113,7 +113,68 @@ pub fn junit(
             JunitMode::Vintage => format!("{}: added junit-jupiter and junit-vintage-engine beside junit:junit (JUnit 4 code remains)", rel.display()),
         });
     }
+    for i in junit_from_outside(fp) {
+        let module = &fp.modules[i];
+        let rel = module.pom.path.clone();
+        let mut deps = vec![("org.junit.jupiter", "junit-jupiter")];
+        if mode == JunitMode::Vintage {
+            deps.push(("org.junit.vintage", "junit-vintage-engine"));
+        }
+        let snippet = deps
+            .iter()
+            .map(|(g, a)| dependency_xml(g, a, Some(jupiter), Some("test")))
+            .collect::<Vec<_>>()
+            .join("\n");
+        overlay.edit_pom(&rel, |src, project| {
+            vec![append_under(src, project, &["dependencies"], &snippet)]
+        })?;
+        changes.push(format!(
+            "{}: added {} (junit:junit comes from outside the repository, e.g. its parent {})",
+            rel.display(),
+            deps.iter()
+                .map(|(_, a)| *a)
+                .collect::<Vec<_>>()
+                .join(" and "),
+            module
+                .pom
+                .parent
+                .as_ref()
+                .map_or("-".to_string(), |p| format!(
+                    "{}:{}",
+                    p.group_id, p.artifact_id
+                ))
+        ));
+    }
     Ok(changes)
+}
+
+/// Modules with JUnit 3/4 tests although neither their pom nor an in-repository ancestor
+/// uses `junit:junit`: JUnit reaches them from outside (a parent POM such as
+/// `org.codehaus.plexus:plexus`, or a dependency), so Jupiter must be added to them.
+fn junit_from_outside(fp: &crate::analyze::Fingerprint) -> Vec<usize> {
+    let uses_junit = |i: usize| {
+        fp.chain(i).into_iter().any(|m| {
+            fp.modules[m]
+                .pom
+                .dependencies
+                .iter()
+                .any(|d| !d.managed && d.group_id == "junit" && d.artifact_id == "junit")
+        })
+    };
+    fp.modules
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| {
+            !m.skipped
+                && m.java_files.iter().any(|f| {
+                    f.is_test_source
+                        && matches!(f.junit, JunitGeneration::Junit3 | JunitGeneration::Junit4)
+                })
+                && !uses_junit(*i)
+                && !m.pom.has_dependency("org.junit.jupiter", "junit-jupiter")
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// `MockitoExtension` lives in mockito-junit-jupiter: it goes beside every mockito-core

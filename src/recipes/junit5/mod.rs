@@ -22,6 +22,9 @@ pub struct Junit5Table {
     pub id: String,
     pub description: String,
     pub type_renames: BTreeMap<String, String>,
+    /// Classes whose static members (only) move to another class.
+    #[serde(default)]
+    pub static_owners: BTreeMap<String, String>,
     pub member_renames: BTreeMap<String, String>,
     pub call_rewrites: BTreeMap<String, CallRewrite>,
     pub unsupported_members: Vec<String>,
@@ -97,6 +100,17 @@ const JUPITER_PACKAGE: &str = "org.junit.jupiter";
 
 fn is_junit4(path: &str) -> bool {
     (path == JUNIT4_PACKAGE || path.starts_with("org.junit.")) && !path.starts_with(JUPITER_PACKAGE)
+        || is_junit3_name(path)
+}
+
+/// A JUnit 3 type the table renames, or a static member of one (`junit.framework.Assert`,
+/// `junit.framework.TestCase.assertFalse`).
+fn is_junit3_name(path: &str) -> bool {
+    path.starts_with("junit.framework.")
+        && (TABLE.type_renames.contains_key(path)
+            || path.rsplit_once('.').is_some_and(|(owner, _)| {
+                TABLE.type_renames.contains_key(owner) || TABLE.static_owners.contains_key(owner)
+            }))
 }
 
 fn simple(name: &str) -> &str {
@@ -176,6 +190,9 @@ struct Rewriter<'a> {
     owned: HashSet<usize>,
     imports_removed: Vec<String>,
     edits: Vec<Edit>,
+    /// Method bodies to wrap in `assertThrows` (body range, exception class), applied last
+    /// over the rewrites inside them.
+    wraps: Vec<(std::ops::Range<usize>, String)>,
     changes: Vec<String>,
     imports_needed: Vec<String>,
 }
@@ -216,6 +233,7 @@ pub fn migrate(src: &str) -> FileOutcome {
         owned: structure.handled,
         imports_removed: structure.imports_removed,
         edits: structure.edits,
+        wraps: Vec::new(),
         changes: structure.changes,
         imports_needed: structure.imports_needed,
     };
@@ -228,6 +246,9 @@ pub fn migrate(src: &str) -> FileOutcome {
     }
     rw.qualify_shadowed(root);
     rw.add_imports(&imports, root);
+    if let Err(reason) = rw.wrap_bodies() {
+        return FileOutcome::LeftOnJunit4 { reason };
+    }
     let out = match edit::apply(src, &rw.edits) {
         Ok(out) => out,
         Err(e) => {
@@ -446,8 +467,7 @@ impl Rewriter<'_> {
             let body = method
                 .and_then(|m| m.child_by_field_name("body"))
                 .ok_or("@Test(expected) outside a method")?;
-            self.edits
-                .push(self.wrap_in_assert_throws(body, &exception));
+            self.wraps.push((body.byte_range(), exception));
             self.imports_needed
                 .push("static org.junit.jupiter.api.Assertions.assertThrows".into());
             self.changes.push("@Test(expected) -> assertThrows".into());
@@ -455,55 +475,18 @@ impl Rewriter<'_> {
         Ok(())
     }
 
-    /// `{ body }` -> `{ assertThrows(X.class, () -> { body }); }`, body re-indented one level.
-    fn wrap_in_assert_throws(&self, body: Node, exception: &str) -> Edit {
-        let src = self.src;
-        let eol = line_ending(src);
-        let inner = &src[body.start_byte() + 1..body.end_byte() - 1];
-        let call = format!("assertThrows({exception}, () -> {{");
-        if !inner.contains('\n') {
-            return Edit::replace(body.byte_range(), format!("{{ {call}{inner}}}); }}"));
+    /// Wraps each recorded body in `assertThrows`, over the body's own rewrites (an
+    /// assertion inside it keeps its message move).
+    fn wrap_bodies(&mut self) -> Result<(), String> {
+        for (body, exception) in std::mem::take(&mut self.wraps) {
+            let inner_range = body.start + 1..body.end - 1;
+            let nested = edit::take_within(&mut self.edits, inner_range.clone());
+            let inner = edit::apply(&self.src[inner_range], &nested)
+                .map_err(|e| format!("conflicting rewrites: {e}"))?;
+            let wrapped = wrap_in_assert_throws(self.src, body.clone(), &inner, &exception);
+            self.edits.push(wrapped);
         }
-        let close_indent = indent_at(src, body.end_byte() - 1);
-        let first_stmt = inner
-            .lines()
-            .skip(1)
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        let stmt_indent: String = first_stmt
-            .chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect();
-        let unit = stmt_indent
-            .strip_prefix(close_indent)
-            .filter(|u| !u.is_empty())
-            .unwrap_or("    ")
-            .to_string();
-        let mut lines: Vec<&str> = inner.split('\n').collect();
-        let last = lines.pop().unwrap_or("");
-        let head = if lines.is_empty() {
-            ""
-        } else {
-            lines.remove(0)
-        };
-        let mut out = String::from("{");
-        out.push_str(head.trim_end_matches('\r'));
-        out.push_str(eol);
-        out.push_str(&format!("{close_indent}{unit}{call}"));
-        for l in lines {
-            let l = l.trim_end_matches('\r');
-            out.push_str(eol);
-            if !l.trim().is_empty() {
-                out.push_str(&unit);
-            }
-            out.push_str(l);
-        }
-        out.push_str(&format!(
-            "{eol}{close_indent}{unit}}});{eol}{}",
-            last.trim_end_matches('\r')
-        ));
-        out.push('}');
-        Edit::replace(body.byte_range(), out)
+        Ok(())
     }
 
     fn invocation(&mut self, call: Node, handled: &mut HashSet<usize>) -> Result<(), String> {
@@ -835,6 +818,7 @@ fn member_rename(path: &str) -> Result<String, String> {
     TABLE
         .type_renames
         .get(owner)
+        .or_else(|| TABLE.static_owners.get(owner))
         .map(|new_owner| format!("{new_owner}.{member}"))
         .ok_or_else(|| format!("no Jupiter equivalent for import static {path}"))
 }
@@ -870,4 +854,59 @@ fn annotation_separator(src: &str, a: Node) -> String {
     } else {
         " ".into()
     }
+}
+
+/// `{ body }` -> `{ assertThrows(X.class, () -> { body }); }`, body re-indented one level;
+/// `inner` is the text between the braces, its own rewrites applied.
+fn wrap_in_assert_throws(
+    src: &str,
+    body: std::ops::Range<usize>,
+    inner: &str,
+    exception: &str,
+) -> Edit {
+    let eol = line_ending(src);
+    let call = format!("assertThrows({exception}, () -> {{");
+    if !inner.contains('\n') {
+        return Edit::replace(body, format!("{{ {call}{inner}}}); }}"));
+    }
+    let close_indent = indent_at(src, body.end - 1);
+    let first_stmt = inner
+        .lines()
+        .skip(1)
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("");
+    let stmt_indent: String = first_stmt
+        .chars()
+        .take_while(|c| *c == ' ' || *c == '\t')
+        .collect();
+    let unit = stmt_indent
+        .strip_prefix(close_indent)
+        .filter(|u| !u.is_empty())
+        .unwrap_or("    ")
+        .to_string();
+    let mut lines: Vec<&str> = inner.split('\n').collect();
+    let last = lines.pop().unwrap_or("");
+    let head = if lines.is_empty() {
+        ""
+    } else {
+        lines.remove(0)
+    };
+    let mut out = String::from("{");
+    out.push_str(head.trim_end_matches('\r'));
+    out.push_str(eol);
+    out.push_str(&format!("{close_indent}{unit}{call}"));
+    for l in lines {
+        let l = l.trim_end_matches('\r');
+        out.push_str(eol);
+        if !l.trim().is_empty() {
+            out.push_str(&unit);
+        }
+        out.push_str(l);
+    }
+    out.push_str(&format!(
+        "{eol}{close_indent}{unit}}});{eol}{}",
+        last.trim_end_matches('\r')
+    ));
+    out.push('}');
+    Edit::replace(body, out)
 }

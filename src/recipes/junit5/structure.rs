@@ -633,34 +633,62 @@ impl Structure {
         let returns_void = m
             .child_by_field_name("type")
             .is_some_and(|t| text(t, src) == "void");
+        let is_static = mods.is_some_and(|x| {
+            let mut c = x.walk();
+            x.children(&mut c).any(|k| k.kind() == "static")
+        });
         let annotation = match name {
             "setUp" if params == 0 => "BeforeEach",
             "tearDown" if params == 0 => "AfterEach",
+            // JUnit 3 runs public static test* methods too; Jupiter does not run a static
+            // @Test, so the method becomes an instance method (it can still do all it did).
             _ if name.starts_with("test")
                 && params == 0
                 && returns_void
-                && mods_text.contains("public")
-                && !mods_text.contains("static") =>
+                && mods_text.contains("public") =>
             {
                 "Test"
             }
             _ => return Ok(()),
         };
+        // The JUnit 4 twin (`@Test`, `@Before`, `@After`) already on the method is renamed
+        // by the rename pass; a second one would not compile.
+        let twin = match annotation {
+            "BeforeEach" => "Before",
+            "AfterEach" => "After",
+            other => other,
+        };
+        let mut annotated = false;
         if let Some(mods) = mods {
             for a in annotations(mods) {
-                if simple(annotation_name(a, src)) == "Override" {
+                let name = simple(annotation_name(a, src));
+                if name == "Override" {
                     self.take(a);
                     self.edits.push(removal(src, a));
                 }
+                annotated |= name == annotation || name == twin;
+            }
+            if is_static && annotation == "Test" {
+                let mut c = mods.walk();
+                if let Some(k) = mods.children(&mut c).find(|k| k.kind() == "static") {
+                    let end = src[k.end_byte()..]
+                        .find(|c: char| !c.is_whitespace())
+                        .map_or(k.end_byte(), |i| k.end_byte() + i);
+                    self.edits.push(Edit::replace(k.start_byte()..end, ""));
+                    self.changes
+                        .push("static JUnit 3 test method -> instance @Test".into());
+                }
             }
         }
-        let indent = indent_at(src, m.start_byte());
-        self.edits.push(Edit::insert(
-            m.start_byte(),
-            format!("@{annotation}{}{indent}", line_ending(src)),
-        ));
-        self.imports_needed
-            .push(format!("org.junit.jupiter.api.{annotation}"));
+        if !annotated {
+            let indent = indent_at(src, m.start_byte());
+            self.edits.push(Edit::insert(
+                m.start_byte(),
+                format!("@{annotation}{}{indent}", line_ending(src)),
+            ));
+            self.imports_needed
+                .push(format!("org.junit.jupiter.api.{annotation}"));
+        }
         if annotation != "Test" {
             // `super.setUp();` would call a method that no longer exists.
             java_syntax::walk(m, |n| {
