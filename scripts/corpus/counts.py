@@ -104,13 +104,9 @@ def kept_reasons(report, files):
             reason = (r.get('reason') or r.get('task_id') or '?').splitlines()[0]
             for f in r.get('files', []):
                 why.setdefault(f, reason)
-        elif any(w in kind for w in ('revert', 'rollback', 'restor', 'kept')):
-            reason = r.get('reason') or r.get('why') or kind
-            fs = r.get('files') or ([r['file']] if r.get('file') else [])
-            for f in fs:
-                f = f['path'] if isinstance(f, dict) and 'path' in f else f
-                if isinstance(f, str):
-                    why[f] = f"{kind}: {reason}"
+        elif kind == 'rolled_back':
+            for f in r.get('files', []):
+                why[f['path']] = f"rolled back: {f['reason'].splitlines()[0]}"
     out = {}
     for f in files:
         match = next((v for k, v in why.items() if f.endswith(k) or k.endswith(f)), 'no task or rollback names it')
@@ -132,7 +128,9 @@ def row(name, rc, report_path, tree, baseline):
     tests = report.get('tests') or {}
     compiled = bool(build) and run.get('exit_code') == 0 and not run.get('timed_out')
     failing_after = (tests.get('executed_after') or 0) - (tests.get('green_after') or 0)
-    if not compiled:
+    if (report.get('rolled_back') or {}).get('restored_all'):
+        green = 'restored (tree unchanged)'
+    elif not compiled:
         green = 'no'
     elif failing_after == 0:
         green = 'yes'
@@ -142,7 +140,7 @@ def row(name, rc, report_path, tree, baseline):
         green = f'no ({failing_after} failing)'
     files, poms = legacy_files(tree)
     kept = kept_reasons(report, files)
-    kept_txt = '; '.join(f"{len(v)} ({k[:90]})" for k, v in sorted(kept.items(), key=lambda kv: -len(kv[1])))
+    kept_txt = '; '.join(f"{len(v)} ({k[:160]})" for k, v in sorted(kept.items(), key=lambda kv: -len(kv[1])))
     if poms:
         kept_txt = (kept_txt + '; ' if kept_txt else '') + 'pom keeps ' + ','.join(poms)
     problem = ''

@@ -135,7 +135,7 @@ while IFS=$'\t' read -r name repo commit args notes; do
   {
     "$UPLIFT" migrate "$dir/prealias" --no-build --target-java 17 --config "$CONFIG"
     (cd "$dir/prealias" && python3 "$here/m2alias.py" auto --record "$dir/aliases.txt" -- \
-      "${mvn[@]}" dependency:resolve dependency:resolve-plugins test -Dmaven.test.skip=true) </dev/null
+      "${mvn[@]}" -fae dependency:resolve dependency:resolve-plugins test -Dmaven.test.skip=true) </dev/null
   } </dev/null >"$dir/prealias.log" 2>&1
 
   # 3. The measured run: uplift on a fresh checkout, with the overlay the two passes prepared.

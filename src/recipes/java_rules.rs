@@ -9,18 +9,18 @@
 //! The built-in catalog lives in `catalog/java/*.yml`; users add their own files in the
 //! same format (see [`super::registry`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use ast_grep_config::{GlobalRules, RuleConfig, SerializableRuleConfig};
-use ast_grep_core::Language;
 use ast_grep_core::matcher::{Pattern, PatternBuilder, PatternError};
 use ast_grep_core::tree_sitter::{LanguageExt, StrDoc, TSLanguage};
+use ast_grep_core::{Language, NodeMatch};
 use serde::{Deserialize, Serialize};
 
 use crate::edit::{self, Edit, line_ending, whole_line};
 use crate::java_syntax::{self, Import};
 
-use super::FileResult;
+use super::{FileResult, java_types};
 
 /// tree-sitter-java for ast-grep. `$` is a legal Java identifier character, so
 /// metavariables (`$X`) parse as identifiers without a substitute character.
@@ -90,11 +90,62 @@ struct CompiledRule {
     config: RuleConfig<Java>,
     add_imports: Vec<String>,
     remove_imports: Vec<String>,
+    /// `types`: metavariable -> the types it must denote (any of them), resolved from the
+    /// file's imports and declarations; a name the file does not resolve never matches.
+    types: BTreeMap<String, Vec<String>>,
 }
 
 impl CompiledRule {
     fn fixer(&self) -> Option<&ast_grep_config::Fixer> {
         self.config.fixer.first()
+    }
+
+    /// Matches of this rule in `grep`'s tree whose typed metavariables denote their types.
+    fn matches<'t>(
+        &'t self,
+        root: &'t ast_grep_core::Node<'t, StrDoc<Java>>,
+        scope: &'t TypedFile,
+    ) -> impl Iterator<Item = NodeMatch<'t, StrDoc<Java>>> + 't {
+        root.find_all(&self.config.matcher).filter(move |m| {
+            // A metavariable the matching branch of an `any` did not bind has nothing to check.
+            self.types.iter().all(|(var, fqns)| {
+                m.get_env()
+                    .get_match(var)
+                    .is_none_or(|n| scope.denotes(n.range(), fqns))
+            })
+        })
+    }
+}
+
+/// The tree-sitter view of a file that [`java_types::Scope`] resolves names in, built only
+/// when a typed rule asks.
+struct TypedFile {
+    src: String,
+    parsed: std::cell::OnceCell<Option<java_syntax::Parsed>>,
+}
+
+impl TypedFile {
+    fn new(src: &str) -> Self {
+        Self {
+            src: src.to_string(),
+            parsed: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn denotes(&self, range: std::ops::Range<usize>, fqns: &[String]) -> bool {
+        let Some(parsed) = self
+            .parsed
+            .get_or_init(|| java_syntax::parse(&self.src))
+            .as_ref()
+        else {
+            return false;
+        };
+        let root = parsed.tree.root_node();
+        let Some(node) = root.descendant_for_byte_range(range.start, range.end) else {
+            return false;
+        };
+        let scope = java_types::Scope::new(root, &self.src);
+        fqns.iter().any(|f| scope.denotes(node, f))
     }
 }
 
@@ -182,11 +233,12 @@ impl JavaRecipe {
     fn fix_pass(&self, src: &str, changes: &mut Vec<String>) -> (Vec<Edit>, Vec<usize>) {
         let grep = Java.ast_grep(src);
         let root = grep.root();
+        let typed = TypedFile::new(src);
         let mut edits: Vec<Edit> = Vec::new();
         let mut hits = Vec::new();
         for (i, rule) in self.rules.iter().enumerate() {
             let Some(fixer) = rule.fixer() else { continue };
-            for m in root.find_all(&rule.config.matcher) {
+            for m in rule.matches(&root, &typed) {
                 let e = m.make_edit(&rule.config.matcher, fixer);
                 let range = e.position..e.position + e.deleted_length;
                 // Nested or overlapping matches wait for the next pass.
@@ -226,9 +278,10 @@ impl JavaRecipe {
     fn detect(&self, src: &str) -> Vec<String> {
         let grep = Java.ast_grep(src);
         let root = grep.root();
+        let typed = TypedFile::new(src);
         let mut out = Vec::new();
         for rule in self.rules.iter().filter(|r| r.fixer().is_none()) {
-            for m in root.find_all(&rule.config.matcher) {
+            for m in rule.matches(&root, &typed) {
                 let line = m.start_pos().line() + 1;
                 let finding = format!(
                     "{}/{} line {line}: {}",
@@ -313,6 +366,14 @@ fn compile(
     };
     let add_imports = strings("add_imports")?;
     let remove_imports = strings("remove_imports")?;
+    let types = match raw.remove("types") {
+        Some(v) => serde_json::from_value::<BTreeMap<String, OneOrMany>>(v)
+            .map_err(|e| anyhow::anyhow!("{recipe}/{id}: types: {e}"))?
+            .into_iter()
+            .map(|(k, v)| (k.trim_start_matches('$').to_string(), v.into_vec()))
+            .collect(),
+        None => BTreeMap::new(),
+    };
     raw.entry("language").or_insert_with(|| "java".into());
     let spec: SerializableRuleConfig<Java> =
         serde_json::from_value(raw.into()).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
@@ -330,7 +391,25 @@ fn compile(
         config,
         add_imports,
         remove_imports,
+        types,
     })
+}
+
+/// `types: { R: java.util.Date }` or `{ R: [java.util.Date, java.sql.Date] }`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        }
+    }
 }
 
 fn one_line(s: &str) -> String {
@@ -393,6 +472,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/base64-from-sun-misc.yml"),
     include_str!("catalog/java/deprecated-jdk-renames.yml"),
     include_str!("catalog/java/removed-jdk-apis.yml"),
+    include_str!("catalog/java/jdk-20-replacements.yml"),
     include_str!("catalog/java/spring-security-6.yml"),
     include_str!("catalog/java/spring-boot-3-java.yml"),
     include_str!("catalog/java/jakarta-ee-10-removals.yml"),

@@ -8,6 +8,7 @@ pub mod gradle;
 pub mod jakarta;
 pub mod java_level;
 pub mod java_rules;
+pub mod java_types;
 pub mod junit5;
 pub mod overlay;
 pub mod pom_edit;

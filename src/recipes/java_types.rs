@@ -1,0 +1,341 @@
+//! Which type a name or an expression in a Java file denotes, read from the file alone:
+//! its imports, its package, the types it declares and the declarations in scope. A rule
+//! that must only touch `java.util.Date` (not a project's own `Date`, not a `Date` from
+//! another import) asks [`Scope::denotes`]; when the file does not say, the answer is no,
+//! so a recipe leaves what it cannot prove alone.
+
+use tree_sitter::Node;
+
+use crate::java_syntax::{self, Import};
+
+/// What a file declares and imports, for resolving the names it uses.
+pub struct Scope<'a> {
+    src: &'a str,
+    package: String,
+    imports: Vec<Import>,
+    declared: Vec<String>,
+}
+
+impl<'a> Scope<'a> {
+    pub fn new(root: Node, src: &'a str) -> Self {
+        let mut c = root.walk();
+        let package = root
+            .children(&mut c)
+            .find(|n| n.kind() == "package_declaration")
+            .and_then(|p| {
+                let mut c = p.walk();
+                let name = p
+                    .named_children(&mut c)
+                    .find(|n| matches!(n.kind(), "scoped_identifier" | "identifier"));
+                name.map(|n| java_syntax::text(n, src).to_string())
+            })
+            .unwrap_or_default();
+        let mut declared = java_syntax::declared_type_names(root, src);
+        java_syntax::walk(root, |n| {
+            if n.kind() == "type_parameter" {
+                let mut c = n.walk();
+                if let Some(id) = n
+                    .named_children(&mut c)
+                    .find(|c| c.kind() == "type_identifier")
+                {
+                    declared.push(java_syntax::text(id, src).to_string());
+                }
+            }
+        });
+        Self {
+            src,
+            package,
+            imports: java_syntax::imports(root, src),
+            declared,
+        }
+    }
+
+    /// Whether `node` (a type, or an expression whose type the file declares) is of the
+    /// type `fqn` (`java.util.Date`, `java.lang.Runtime.Version`).
+    pub fn denotes(&self, node: Node, fqn: &str) -> bool {
+        match self.written_type(node) {
+            Some(ty) => self.type_is(&ty, fqn),
+            None => false,
+        }
+    }
+
+    /// The type as the source spells it: the node itself when it names a type, else the
+    /// declared type of the variable, creation, cast or parenthesised expression.
+    fn written_type(&self, node: Node) -> Option<String> {
+        let text = |n: Node| java_syntax::text(n, self.src).to_string();
+        match node.kind() {
+            "type_identifier" | "scoped_type_identifier" | "generic_type" | "array_type" => {
+                Some(text(node))
+            }
+            // `Character` in `Character.isSpace(c)` parses as an identifier: a variable of
+            // that name in scope wins, as in Java.
+            "identifier" => java_syntax::declared_type(node, self.src)
+                .and_then(|t| self.var_type(node, t))
+                .or_else(|| {
+                    let name = text(node);
+                    name.starts_with(char::is_uppercase).then_some(name)
+                }),
+            "field_access" => {
+                let object = node.child_by_field_name("object")?;
+                let field = node.child_by_field_name("field")?;
+                if object.kind() == "this" {
+                    java_syntax::declared_type(field, self.src)
+                } else if java_syntax::text(field, self.src).starts_with(char::is_uppercase) {
+                    // A nested type written through its outer one: `Runtime.Version`.
+                    Some(text(node))
+                } else {
+                    None
+                }
+            }
+            "object_creation_expression" | "cast_expression" => {
+                node.child_by_field_name("type").map(text)
+            }
+            "method_invocation" => {
+                let object = node.child_by_field_name("object")?;
+                let name = java_syntax::text(node.child_by_field_name("name")?, self.src);
+                let owner = self.written_type(object)?;
+                FACTORIES
+                    .iter()
+                    .find(|(fqn, method, _)| *method == name && self.type_is(&owner, fqn))
+                    .map(|(_, _, returns)| returns.to_string())
+            }
+            "string_literal" => Some("String".into()),
+            "class_literal" => Some("Class".into()),
+            "parenthesized_expression" => node.named_child(0).and_then(|n| self.written_type(n)),
+            _ => None,
+        }
+    }
+
+    /// `var x = new T(..)` is a T; any other `var` is unknown.
+    fn var_type(&self, ident: Node, declared: String) -> Option<String> {
+        if declared != "var" {
+            return Some(declared);
+        }
+        let name = java_syntax::text(ident, self.src);
+        let mut found = None;
+        let mut cur = ident;
+        while let Some(p) = cur.parent() {
+            if p.kind() == "block" {
+                let mut c = p.walk();
+                for decl in p
+                    .named_children(&mut c)
+                    .filter(|d| d.kind() == "local_variable_declaration")
+                {
+                    let mut c2 = decl.walk();
+                    for d in decl.children_by_field_name("declarator", &mut c2) {
+                        let named = d
+                            .child_by_field_name("name")
+                            .is_some_and(|n| java_syntax::text(n, self.src) == name);
+                        let value = d.child_by_field_name("value");
+                        if named && let Some(v) = value.filter(|v| v.kind() != "identifier") {
+                            found = self.written_type(v);
+                        }
+                    }
+                }
+                if found.is_some() {
+                    break;
+                }
+            }
+            cur = p;
+        }
+        found
+    }
+
+    /// Whether a type spelled `written` in this file is `fqn`.
+    fn type_is(&self, written: &str, fqn: &str) -> bool {
+        let written: String = written.split('<').next().unwrap_or("").trim().into();
+        let written = written.trim_end_matches("[]");
+        if written == fqn {
+            return true;
+        }
+        // Split the first segment off: `Runtime.Version` resolves `Runtime`, then appends.
+        let (head, rest) = match written.split_once('.') {
+            Some((h, r)) if h.starts_with(char::is_uppercase) => (h, Some(r)),
+            Some(_) => return false, // a qualified name other than fqn
+            None => (written, None),
+        };
+        let Some(outer) = fqn_prefix_for(fqn, rest) else {
+            return false;
+        };
+        let simple = outer.rsplit('.').next().unwrap_or(&outer);
+        if head != simple {
+            return false;
+        }
+        self.resolves(head, &outer)
+    }
+
+    /// Whether the simple name `name` in this file resolves to the top-level or member
+    /// type `fqn`, by Java's order: declared here, single-type import, same package,
+    /// on-demand import, java.lang.
+    fn resolves(&self, name: &str, fqn: &str) -> bool {
+        if self.declared.iter().any(|d| d == name) {
+            return false;
+        }
+        let explicit: Vec<&Import> = self
+            .imports
+            .iter()
+            .filter(|i| !i.wildcard && !i.is_static && i.path.rsplit('.').next() == Some(name))
+            .collect();
+        if !explicit.is_empty() {
+            return explicit.iter().any(|i| i.path == fqn);
+        }
+        let owner = fqn.rsplit_once('.').map_or("", |x| x.0);
+        owner == self.package
+            || owner == "java.lang"
+            || self
+                .imports
+                .iter()
+                .any(|i| i.wildcard && !i.is_static && i.path == owner)
+    }
+}
+
+/// JDK static methods whose result type a receiver check needs (`Logger.getLogger(..)`
+/// is a Logger): owner, method, returned type.
+const FACTORIES: &[(&str, &str, &str)] = &[
+    (
+        "java.util.logging.Logger",
+        "getLogger",
+        "java.util.logging.Logger",
+    ),
+    (
+        "java.util.logging.Logger",
+        "getAnonymousLogger",
+        "java.util.logging.Logger",
+    ),
+    (
+        "java.util.logging.Logger",
+        "getGlobal",
+        "java.util.logging.Logger",
+    ),
+    (
+        "java.util.logging.LogManager",
+        "getLogManager",
+        "java.util.logging.LogManager",
+    ),
+    ("java.lang.Runtime", "getRuntime", "java.lang.Runtime"),
+    ("java.lang.Runtime", "version", "java.lang.Runtime.Version"),
+    ("java.lang.Thread", "currentThread", "java.lang.Thread"),
+];
+
+/// For `Runtime.Version` against `java.lang.Runtime.Version`: the type the first segment
+/// must resolve to (`java.lang.Runtime`), when the rest matches.
+fn fqn_prefix_for(fqn: &str, rest: Option<&str>) -> Option<String> {
+    match rest {
+        None => Some(fqn.to_string()),
+        Some(rest) => fqn
+            .strip_suffix(rest)
+            .and_then(|p| p.strip_suffix('.'))
+            .map(str::to_string),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether the first identifier or type named `name` in `src` denotes `fqn`.
+    fn denotes(src: &str, name: &str, fqn: &str) -> bool {
+        let parsed = java_syntax::parse(src).unwrap();
+        let root = parsed.tree.root_node();
+        let scope = Scope::new(root, src);
+        let mut hit = None;
+        java_syntax::walk(root, |n| {
+            if hit.is_none()
+                && matches!(n.kind(), "identifier" | "type_identifier")
+                && java_syntax::text(n, src) == name
+                && !n.parent().is_some_and(|p| {
+                    matches!(
+                        p.kind(),
+                        "variable_declarator" | "formal_parameter" | "scoped_identifier"
+                    )
+                })
+            {
+                hit = Some(n);
+            }
+        });
+        scope.denotes(hit.expect(name), fqn)
+    }
+
+    #[test]
+    fn a_name_resolves_through_imports_the_package_and_java_lang() {
+        let f = "java.util.Date";
+        assert!(denotes(
+            "import java.util.Date;\nclass A { Date d; }",
+            "Date",
+            f
+        ));
+        assert!(denotes(
+            "import java.util.*;\nclass A { Date d; }",
+            "Date",
+            f
+        ));
+        assert!(denotes(
+            "package java.util;\nclass A { Date d; }",
+            "Date",
+            f
+        ));
+        assert!(!denotes(
+            "import java.sql.Date;\nclass A { Date d; }",
+            "Date",
+            f
+        ));
+        assert!(!denotes("class A { Date d; }", "Date", f));
+        assert!(denotes(
+            "class A { Thread t; }",
+            "Thread",
+            "java.lang.Thread"
+        ));
+    }
+
+    #[test]
+    fn a_project_type_of_the_same_name_shadows_the_jdk() {
+        assert!(!denotes(
+            "class A { static class Thread {} Thread t; }",
+            "Thread",
+            "java.lang.Thread"
+        ));
+        assert!(!denotes(
+            "import com.acme.Thread;\nclass A { Thread t; }",
+            "Thread",
+            "java.lang.Thread"
+        ));
+        assert!(!denotes(
+            "class A<Thread> { Thread t; }",
+            "Thread",
+            "java.lang.Thread"
+        ));
+    }
+
+    #[test]
+    fn a_variable_is_of_its_declared_type() {
+        let src = "import java.util.concurrent.atomic.AtomicInteger;\n\
+                   class A { AtomicInteger n; void f(AtomicInteger p) { var q = new AtomicInteger(); p.get(); n.get(); q.get(); } }";
+        let fqn = "java.util.concurrent.atomic.AtomicInteger";
+        assert!(denotes(src, "p", fqn));
+        assert!(denotes(src, "n", fqn));
+        assert!(denotes(src, "q", fqn));
+        let other = "class A { void f(com.acme.AtomicInteger p) { p.get(); } }";
+        assert!(!denotes(other, "p", fqn));
+    }
+
+    #[test]
+    fn a_member_type_resolves_through_its_outer_type() {
+        let src = "class A { void f(Runtime.Version v) { v.major(); } }";
+        assert!(denotes(src, "v", "java.lang.Runtime.Version"));
+        let call = "class A { int f() { return Runtime.version().major(); } }";
+        let parsed = java_syntax::parse(call).unwrap();
+        let root = parsed.tree.root_node();
+        let mut invocation = None;
+        java_syntax::walk(root, |n| {
+            if n.kind() == "method_invocation" && java_syntax::text(n, call) == "Runtime.version()"
+            {
+                invocation = Some(n);
+            }
+        });
+        let scope = Scope::new(root, call);
+        assert!(scope.denotes(invocation.unwrap(), "java.lang.Runtime.Version"));
+        let imported =
+            "import java.lang.Runtime.Version;\nclass A { void f(Version v) { v.major(); } }";
+        assert!(denotes(imported, "v", "java.lang.Runtime.Version"));
+    }
+}
