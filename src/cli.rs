@@ -50,6 +50,11 @@ pub enum Command {
         /// requires it; the same as `jakarta: true` in the config file.
         #[arg(long)]
         jakarta: bool,
+        /// Also rewrite modern idioms the target release has: all (the bare flag), or a
+        /// comma-separated list (pattern-instanceof, switch-expressions, text-blocks, var,
+        /// collection-factories, stream-tolist, string-formatted, sequenced-collections).
+        #[arg(long, num_args = 0..=1, default_missing_value = "all", value_delimiter = ',')]
+        modernize: Vec<String>,
         /// Rewrite without building (no baseline, no validation: outcome INCOMPLETE).
         #[arg(long)]
         no_build: bool,
@@ -224,6 +229,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             target_java,
             spring_boot,
             jakarta,
+            modernize,
             no_build,
             dry_run,
             maven_args,
@@ -254,6 +260,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
                 cfg.spring_boot = spring_boot;
             }
             cfg.jakarta |= jakarta;
+            cfg.modernize.extend(modernize);
             cfg.maven_args.extend(maven_args);
             cfg.validate()?;
             let store = open_store(cli.db).await?;

@@ -27,6 +27,9 @@ pub struct Config {
     /// Move Jakarta-EE-owned `javax.*` to `jakarta.*` and Jakarta EE 10 coordinates even when
     /// no platform requires it (a Jakarta EE application or library that is not Spring Boot).
     pub jakarta: bool,
+    /// Modern idioms to rewrite (`all`, or names from [`IDIOMS`]); off by default, because
+    /// a reviewer asked for a migration, not a restyle.
+    pub modernize: Modernize,
     pub recipes: RecipeSettings,
     /// The LLM tier; without it a red validation ends the run (no fix loop).
     pub llm: Option<crate::llm::LlmSettings>,
@@ -38,6 +41,74 @@ pub struct Config {
     pub prices: crate::llm::pricing::PriceTable,
     /// Retrieval plan thresholds.
     pub retrieval: crate::knowledge::plan::Thresholds,
+}
+
+/// The modern idioms `modernize` can name; each is a recipe whose `when.idiom` says so.
+pub const IDIOMS: &[&str] = &[
+    "pattern-instanceof",
+    "switch-expressions",
+    "text-blocks",
+    "var",
+    "collection-factories",
+    "stream-tolist",
+    "string-formatted",
+    "sequenced-collections",
+];
+
+/// `modernize: all`, `modernize: true`, or a list of idioms.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(from = "ModernizeSpec", into = "Vec<String>")]
+pub struct Modernize(Vec<String>);
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ModernizeSpec {
+    Flag(bool),
+    One(String),
+    List(Vec<String>),
+}
+
+impl From<ModernizeSpec> for Modernize {
+    fn from(spec: ModernizeSpec) -> Self {
+        Modernize(match spec {
+            ModernizeSpec::Flag(true) => vec!["all".into()],
+            ModernizeSpec::Flag(false) => Vec::new(),
+            ModernizeSpec::One(s) => vec![s],
+            ModernizeSpec::List(l) => l,
+        })
+    }
+}
+
+impl From<Modernize> for Vec<String> {
+    fn from(m: Modernize) -> Self {
+        m.0
+    }
+}
+
+impl Modernize {
+    pub fn new(idioms: Vec<String>) -> Self {
+        Modernize(idioms)
+    }
+
+    /// Whether the run rewrites this idiom.
+    pub fn includes(&self, idiom: &str) -> bool {
+        self.0.iter().any(|m| m == "all" || m == idiom)
+    }
+
+    pub fn extend(&mut self, more: Vec<String>) {
+        self.0.extend(more);
+    }
+
+    fn validate(&self) -> anyhow::Result<()> {
+        for m in &self.0 {
+            anyhow::ensure!(
+                m == "all" || IDIOMS.contains(&m.as_str()),
+                "modernize: unknown idiom {m:?}; known: all, {}",
+                IDIOMS.join(", ")
+            );
+        }
+        Ok(())
+    }
 }
 
 /// Which recipes run, and where a repository's own recipes live.
@@ -76,6 +147,7 @@ impl Default for Config {
             catalog: Catalog::default(),
             spring_boot: None,
             jakarta: false,
+            modernize: Modernize::default(),
             recipes: RecipeSettings::default(),
             llm: None,
             search: None,
@@ -243,6 +315,7 @@ impl Config {
             matches!(self.spring_boot, None | Some(3)),
             "spring_boot must be 3 when set"
         );
+        self.modernize.validate()?;
         for gav in [
             &self.catalog.javax_annotation_api,
             &self.catalog.jaxb_api,
@@ -273,6 +346,25 @@ mod tests {
             c.catalog.compiler_plugin,
             Catalog::default().compiler_plugin
         );
+    }
+
+    #[test]
+    fn modernize_takes_all_a_flag_or_a_list_of_known_idioms() {
+        let all = Config::parse("modernize: all\n").unwrap();
+        assert!(all.modernize.includes("text-blocks"));
+        assert!(
+            Config::parse("modernize: true\n")
+                .unwrap()
+                .modernize
+                .includes("var")
+        );
+        let some = Config::parse("modernize: [var, pattern-instanceof]\n").unwrap();
+        assert!(some.modernize.includes("var") && !some.modernize.includes("text-blocks"));
+        assert!(!Config::default().modernize.includes("var"));
+        let err = Config::parse("modernize: [vars]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown idiom \"vars\""), "{err}");
     }
 
     #[test]

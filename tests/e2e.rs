@@ -726,3 +726,60 @@ fn a_project_whose_dependencies_cannot_be_resolved_is_not_touched() {
     );
     assert_eq!(snapshot(&project), before);
 }
+
+#[test]
+fn removed_and_deprecated_jdk_apis_are_replaced_and_the_rest_named_for_a_human() {
+    let (_tmp, project) = fixture("deprecated-jdk-apis");
+    let run = migrate(&project, &["--target-java", "17"]);
+    let source = project.join("src/main/java/com/example/legacy/Legacy.java");
+    let migrated = read(&source);
+    assert!(
+        matches!(run.code, 0 | 2),
+        "exit {}\n{}\n{migrated}",
+        run.code,
+        run.stderr
+    );
+    assert_eq!(
+        run.report["tests"]["invariant"],
+        json!(true),
+        "{}",
+        run.report
+    );
+    for expected in [
+        "Character.isWhitespace(c)",
+        "Integer.valueOf(n)",
+        "type.getDeclaredConstructor().newInstance()",
+        "URLEncoder.encode(value, StandardCharsets.UTF_8)",
+        "HttpURLConnection.HTTP_INTERNAL_ERROR",
+        "file.toURI().toURL()",
+        "counter.weakCompareAndSetPlain(",
+        "DriverManager.setLogWriter(null)",
+        "Logger.getGlobal()",
+    ] {
+        assert!(
+            migrated.contains(expected),
+            "{expected} missing from\n{migrated}"
+        );
+    }
+    // What no recipe may rewrite is named with its file and line for a human.
+    let text = run.report.to_string();
+    assert!(text.contains("thread-stop line 52"), "{text}");
+    // javac on the target finds nothing deprecated left but that one call.
+    let out_dir = tempfile::tempdir().unwrap();
+    let javac = Command::new("javac")
+        .args(["--release", "17", "-Xlint:deprecation,removal", "-d"])
+        .arg(out_dir.path())
+        .arg(&source)
+        .output()
+        .unwrap();
+    let warnings = String::from_utf8_lossy(&javac.stderr);
+    assert!(javac.status.success(), "{warnings}");
+    let flagged: Vec<&str> = warnings
+        .lines()
+        .filter(|l| l.contains("warning:"))
+        .collect();
+    assert!(
+        flagged.len() == 1 && flagged[0].contains("stop()"),
+        "{warnings}"
+    );
+}

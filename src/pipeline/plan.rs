@@ -188,17 +188,32 @@ pub fn plan(
             "a Gradle build: the script side of the migration, as literal edits".into(),
         );
     }
-    let java_rules: Vec<&str> = registry.active(config).map(|r| r.id.as_str()).collect();
+    let (idioms, java_rules): (Vec<_>, Vec<_>) = registry
+        .active(config)
+        .partition(|r| r.when.idiom.is_some());
     if !java_rules.is_empty() {
         add(
             "java-apis".into(),
             "Replace removed and deprecated APIs (declarative recipes)".into(),
-            &java_rules,
+            &java_rules.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
             Vec::new(),
             format!(
                 "{} declarative recipes apply to Java {target}; each checks its own preconditions per file",
                 java_rules.len()
             ),
+        );
+    }
+    if !idioms.is_empty() {
+        let names: Vec<&str> = idioms
+            .iter()
+            .filter_map(|r| r.when.idiom.as_deref())
+            .collect();
+        add(
+            "modernize".into(),
+            format!("Modern idioms: {}", names.join(", ")),
+            &idioms.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+            Vec::new(),
+            "requested (--modernize / modernize:); each idiom keeps the code's meaning or is not applied".into(),
         );
     }
     Plan { tasks, decisions }

@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
 use crate::edit::{self, Edit, line_ending, whole_line};
 use crate::java_syntax::{self, Import};
 
-use super::{FileResult, java_types};
+use super::{FileResult, idioms, java_types};
+use crate::config::IDIOMS;
 
 /// tree-sitter-java for ast-grep. `$` is a legal Java identifier character, so
 /// metavariables (`$X`) parse as identifiers without a substitute character.
@@ -72,6 +73,8 @@ pub struct Preconditions {
     pub opt_in: bool,
     /// Only when the migration moves Spring Boot to 3.x.
     pub spring_boot_3: bool,
+    /// A modern idiom (one of `config::IDIOMS`): only when `modernize` names it.
+    pub idiom: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -83,7 +86,11 @@ struct RecipeSpec {
     /// ast-grep rules (`language: java` implied), plus `add_imports` / `remove_imports`:
     /// the imports the fixed code needs, and the ones to drop once their simple name is
     /// no longer used.
+    #[serde(default)]
     rules: Vec<serde_json::Map<String, serde_json::Value>>,
+    /// A rewrite written in code (`super::idioms`), run before the rules.
+    #[serde(default)]
+    code: Option<String>,
 }
 
 struct CompiledRule {
@@ -157,6 +164,7 @@ pub struct JavaRecipe {
     /// The YAML it came from, for `uplift recipes show`.
     pub source: String,
     rules: Vec<CompiledRule>,
+    code: Option<fn(&str) -> FileResult>,
 }
 
 impl std::fmt::Debug for JavaRecipe {
@@ -169,7 +177,25 @@ impl JavaRecipe {
     /// Parses one recipe document; every rule must compile against the Java grammar.
     pub fn parse(yaml: &str) -> anyhow::Result<Self> {
         let spec: RecipeSpec = serde_saphyr::from_str(yaml)?;
-        anyhow::ensure!(!spec.rules.is_empty(), "recipe {} has no rules", spec.id);
+        let code = match &spec.code {
+            Some(name) => Some(idioms::transform(name).ok_or_else(|| {
+                anyhow::anyhow!("recipe {}: no code transform named {name:?}", spec.id)
+            })?),
+            None => None,
+        };
+        anyhow::ensure!(
+            !spec.rules.is_empty() || code.is_some(),
+            "recipe {} has no rules",
+            spec.id
+        );
+        if let Some(idiom) = &spec.when.idiom {
+            anyhow::ensure!(
+                IDIOMS.contains(&idiom.as_str()),
+                "recipe {}: unknown idiom {idiom:?}; known: {}",
+                spec.id,
+                IDIOMS.join(", ")
+            );
+        }
         let rules = spec
             .rules
             .into_iter()
@@ -181,6 +207,7 @@ impl JavaRecipe {
             when: spec.when,
             source: yaml.to_string(),
             rules,
+            code,
         })
     }
 
@@ -197,6 +224,14 @@ impl JavaRecipe {
             return result;
         }
         let mut current = src.to_string();
+        if let Some(code) = self.code {
+            let r = code(&current);
+            result.changes.extend(r.changes);
+            result.findings.extend(r.findings);
+            if let Some(t) = r.text {
+                current = t;
+            }
+        }
         let mut fired: BTreeSet<usize> = BTreeSet::new();
         for _pass in 0..4 {
             let (edits, hits) = self.fix_pass(&current, &mut result.changes);
@@ -476,6 +511,14 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/spring-security-6.yml"),
     include_str!("catalog/java/spring-boot-3-java.yml"),
     include_str!("catalog/java/jakarta-ee-10-removals.yml"),
+    include_str!("catalog/java/modernize-pattern-instanceof.yml"),
+    include_str!("catalog/java/modernize-switch-expressions.yml"),
+    include_str!("catalog/java/modernize-text-blocks.yml"),
+    include_str!("catalog/java/modernize-var.yml"),
+    include_str!("catalog/java/modernize-collection-factories.yml"),
+    include_str!("catalog/java/modernize-stream-tolist.yml"),
+    include_str!("catalog/java/modernize-string-formatted.yml"),
+    include_str!("catalog/java/modernize-sequenced-collections.yml"),
 ];
 
 #[cfg(test)]

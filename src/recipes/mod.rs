@@ -5,6 +5,7 @@ pub mod build_plugins;
 pub mod coordinates;
 pub mod dependencies;
 pub mod gradle;
+pub mod idioms;
 pub mod jakarta;
 pub mod java_level;
 pub mod java_rules;

@@ -142,6 +142,10 @@ fn enabled(id: &str, when: &Preconditions, config: &Config) -> bool {
         && (!when.opt_in || listed(&config.recipes.enable))
         && when.min_target.is_none_or(|t| config.target >= t)
         && (!when.spring_boot_3 || config.spring_boot == Some(3))
+        && when
+            .idiom
+            .as_ref()
+            .is_none_or(|i| config.modernize.includes(i) || listed(&config.recipes.enable))
 }
 
 #[cfg(test)]
@@ -170,6 +174,28 @@ mod tests {
         assert!(!reg.active(&config).any(|r| r.id == "spring-security-6"));
         config.spring_boot = Some(3);
         assert!(reg.active(&config).any(|r| r.id == "spring-security-6"));
+    }
+
+    #[test]
+    fn modern_idioms_run_only_when_named_and_the_target_has_them() {
+        let mut config = Config::default();
+        let reg = Registry::load(None, &config.recipes).unwrap();
+        let active = |c: &Config| -> Vec<String> {
+            reg.active(c)
+                .filter(|r| r.when.idiom.is_some())
+                .map(|r| r.id.clone())
+                .collect()
+        };
+        assert!(active(&config).is_empty(), "off by default");
+        config.modernize = crate::config::Modernize::new(vec!["var".into()]);
+        assert_eq!(active(&config), ["modernize-var"]);
+        config.modernize = crate::config::Modernize::new(vec!["all".into()]);
+        config.target = 17;
+        let on_17 = active(&config);
+        assert_eq!(on_17.len(), crate::config::IDIOMS.len() - 1, "{on_17:?}");
+        assert!(!on_17.iter().any(|r| r == "modernize-sequenced-collections"));
+        config.target = 21;
+        assert_eq!(active(&config).len(), crate::config::IDIOMS.len());
     }
 
     /// A `recipes.dir` outside the root (by `..`, absolute, or through a link) and a recipe

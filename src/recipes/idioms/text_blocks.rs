@@ -1,0 +1,269 @@
+//! A concatenation of string literals split at line breaks (`"a\n" + "b\n"`) becomes a
+//! text block (Java 15) holding exactly the same string.
+//!
+//! The string is kept to the character: escapes stay escapes (only `\n` becomes a real
+//! line break), a line's last trailing space becomes `\s` (a text block strips trailing
+//! blanks), and the closing delimiter sits where incidental-indentation stripping removes
+//! exactly the indentation added here. Concatenations with other operands, comments
+//! between the parts, or parts that do not end at line breaks are left alone.
+
+use tree_sitter::Node;
+
+use crate::edit::{self, Edit, indent_at, line_ending};
+use crate::java_syntax::{self, text};
+use crate::recipes::FileResult;
+
+pub fn rewrite(src: &str) -> FileResult {
+    let mut result = FileResult::default();
+    let Some(parsed) = java_syntax::parse(src) else {
+        return result;
+    };
+    if parsed.syntax_error.is_some() {
+        return result;
+    }
+    let mut edits = Vec::new();
+    java_syntax::walk(parsed.tree.root_node(), |n| {
+        if !is_concat(n) || n.parent().is_some_and(is_concat) {
+            return;
+        }
+        let mut parts = Vec::new();
+        if !literal_parts(n, src, &mut parts) || parts.len() < 2 {
+            return;
+        }
+        if let Some(block) = text_block(&parts, src, n.start_byte()) {
+            result.changes.push(format!(
+                "text-blocks: line {}: {} concatenated literals -> text block",
+                n.start_position().row + 1,
+                parts.len()
+            ));
+            edits.push(Edit::replace(n.byte_range(), block));
+        }
+    });
+    if !edits.is_empty() {
+        match edit::apply(src, &edits) {
+            Ok(t) => result.text = Some(t),
+            Err(e) => {
+                result.changes.clear();
+                result.findings.push(format!("text-blocks: {e}"));
+            }
+        }
+    }
+    result
+}
+
+fn is_concat(n: Node) -> bool {
+    n.kind() == "binary_expression"
+        && n.child_by_field_name("operator")
+            .is_some_and(|o| o.kind() == "+")
+}
+
+/// The raw bodies (between the quotes) of a `+` chain made only of plain string literals.
+fn literal_parts<'s>(n: Node, src: &'s str, out: &mut Vec<&'s str>) -> bool {
+    if is_concat(n) {
+        let mut c = n.walk();
+        if n.children(&mut c).any(|k| k.kind().contains("comment")) {
+            return false;
+        }
+        return match (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) {
+            (Some(l), Some(r)) => literal_parts(l, src, out) && literal_parts(r, src, out),
+            _ => false,
+        };
+    }
+    let t = text(n, src);
+    if n.kind() != "string_literal" || t.starts_with("\"\"\"") || t.len() < 2 {
+        return false;
+    }
+    out.push(&t[1..t.len() - 1]);
+    true
+}
+
+/// The text block for these literal bodies, or None when the parts do not each end at a
+/// line break or the string has fewer than two lines.
+fn text_block(parts: &[&str], src: &str, at: usize) -> Option<String> {
+    let (last, init) = parts.split_last()?;
+    if !init.iter().all(|p| ends_with_newline_escape(p)) {
+        return None;
+    }
+    let mut lines = split_newlines(&parts.concat());
+    // `split_newlines` yields a trailing "" after a final `\n`: the closing delimiter's line.
+    let ends_with_newline = ends_with_newline_escape(last);
+    if ends_with_newline {
+        lines.pop();
+    }
+    if lines.len() < 2 {
+        return None;
+    }
+    let eol = line_ending(src);
+    let base = indent_at(src, at);
+    let unit = if base.contains('\t') { "\t" } else { "    " };
+    let indent = format!("{base}{unit}");
+    let lines: Vec<String> = lines.iter().map(|l| keep_trailing_blank(l)).collect();
+    // Without a closing line, the least-indented content line sets what is stripped: one
+    // line must start at the indentation, else the delimiter goes on its own line.
+    let flush = lines
+        .iter()
+        .any(|l| !l.is_empty() && !l.starts_with([' ', '\t']));
+    let mut out = format!("\"\"\"{eol}");
+    for (i, l) in lines.iter().enumerate() {
+        if !l.is_empty() {
+            out.push_str(&indent);
+            out.push_str(l);
+        }
+        let is_last = i + 1 == lines.len();
+        if !is_last {
+            out.push_str(eol);
+        }
+    }
+    if ends_with_newline {
+        out.push_str(&format!("{eol}{indent}\"\"\""));
+    } else if flush {
+        out.push_str("\"\"\"");
+    } else {
+        out.push_str(&format!("\\{eol}{indent}\"\"\""));
+    }
+    Some(out)
+}
+
+/// Whether the literal body ends in a `\n` escape (not an escaped backslash before `n`).
+fn ends_with_newline_escape(body: &str) -> bool {
+    let trailing_backslashes = body
+        .strip_suffix('n')
+        .map(|b| b.chars().rev().take_while(|&c| c == '\\').count());
+    trailing_backslashes.is_some_and(|n| n % 2 == 1)
+}
+
+/// A literal body split at its `\n` escapes, other escapes kept as written.
+fn split_newlines(body: &str) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            lines.last_mut().unwrap().push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => lines.push(String::new()),
+            Some(e) => {
+                let cur = lines.last_mut().unwrap();
+                cur.push('\\');
+                cur.push(e);
+            }
+            None => lines.last_mut().unwrap().push('\\'),
+        }
+    }
+    lines
+}
+
+/// A text block strips trailing blanks from each line: the last one becomes an escape.
+fn keep_trailing_blank(line: &str) -> String {
+    match line.chars().last() {
+        Some(' ') => format!("{}\\s", &line[..line.len() - 1]),
+        Some('\t') => format!("{}\\t", &line[..line.len() - 1]),
+        _ => line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The value of a Java string literal or text block, the way javac reads it (the
+    /// escapes these tests use, and JLS 3.10.6's incidental-whitespace stripping).
+    fn value(lit: &str) -> String {
+        fn unescape(s: &str) -> String {
+            let mut out = String::new();
+            let mut chars = s.chars().peekable();
+            while let Some(c) = chars.next() {
+                if c != '\\' {
+                    out.push(c);
+                    continue;
+                }
+                match chars.next() {
+                    Some('n') => out.push('\n'),
+                    Some('t') => out.push('\t'),
+                    Some('s') => out.push(' '),
+                    Some('"') => out.push('"'),
+                    Some('\\') => out.push('\\'),
+                    Some('\n') => {}
+                    other => panic!("escape {other:?}"),
+                }
+            }
+            out
+        }
+        if let Some(body) = lit.strip_prefix("\"\"\"") {
+            let body = body.strip_suffix("\"\"\"").unwrap();
+            let body = body.split_once('\n').unwrap().1;
+            let lines: Vec<&str> = body.split('\n').collect();
+            let last_is_delimiter = lines.last().unwrap().trim().is_empty();
+            let indent = lines
+                .iter()
+                .enumerate()
+                .filter(|(i, l)| {
+                    !l.trim().is_empty() || (*i + 1 == lines.len() && last_is_delimiter)
+                })
+                .map(|(_, l)| l.len() - l.trim_start().len())
+                .min()
+                .unwrap();
+            let stripped: Vec<String> = lines
+                .iter()
+                .map(|l| l.get(indent..).unwrap_or("").trim_end().to_string())
+                .collect();
+            unescape(&stripped.join("\n"))
+        } else {
+            lit.split('+')
+                .map(|p| {
+                    let p = p.trim();
+                    unescape(&p[1..p.len() - 1])
+                })
+                .collect()
+        }
+    }
+
+    fn convert(expr: &str) -> String {
+        let src = format!("class A {{\n  String s = {expr};\n}}\n");
+        let out = rewrite(&src).text.expect("rewritten");
+        let start = out.find("= ").unwrap() + 2;
+        let end = out.rfind(';').unwrap();
+        out[start..end].to_string()
+    }
+
+    #[test]
+    fn lines_become_a_text_block_with_the_same_value() {
+        for expr in [
+            r#""<html>\n" + "  <body>\n" + "  </body>\n" + "</html>\n""#,
+            r#""SELECT a\n" + "FROM t\n" + "WHERE x = \"y\"""#,
+            r#""  indented\n" + "  both\n" + "  lines""#,
+            r#""trailing \n" + "tab\t\n" + "end\n""#,
+            r#""a\n" + "\n" + "b\\n\n""#,
+        ] {
+            let block = convert(expr);
+            assert!(block.starts_with("\"\"\""), "{block}");
+            assert_eq!(value(&block), value(expr), "{expr}\n{block}");
+        }
+    }
+
+    #[test]
+    fn the_block_is_indented_one_level_and_closes_on_its_own_line() {
+        assert_eq!(
+            convert(r#""a\n" + "b\n""#),
+            "\"\"\"\n      a\n      b\n      \"\"\""
+        );
+        assert_eq!(convert(r#""a\n" + "b""#), "\"\"\"\n      a\n      b\"\"\"");
+    }
+
+    #[test]
+    fn other_concatenations_are_left_alone() {
+        for expr in [
+            r#""a" + "b""#,
+            r#""a\n" + name + "b\n""#,
+            r#""a, " + "b\n" + "c\n""#,
+            r#""single\n""#,
+        ] {
+            let src = format!("class A {{ String name; String s = {expr}; }}");
+            assert_eq!(rewrite(&src).text, None, "{expr}");
+        }
+    }
+}
