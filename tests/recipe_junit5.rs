@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use uplift::analyze::test_checks;
-use uplift::recipes::junit5::{FileOutcome, migrate};
+use uplift::recipes::junit5::{FileOutcome, migrate, migrate_in};
 
 fn rewritten(src: &str) -> String {
     match migrate(src) {
@@ -160,4 +160,25 @@ fn must_not_touch_jupiter_files_other_frameworks_or_broken_files() {
         migrate("import org.junit.Test;\nclass T { @Test void t( { }\n"),
         FileOutcome::SyntaxError { .. }
     ));
+}
+
+/// Jupiter calls lifecycle methods reflectively; inside a named module (module-info.java)
+/// it may not call a protected one in a package the module does not open, where JUnit 3
+/// called it directly. There, and only there, setUp/tearDown become public.
+#[test]
+fn junit3_lifecycle_methods_become_public_only_on_the_module_path() {
+    let src = "import junit.framework.TestCase;\n\npublic class ATest extends TestCase {\n    protected void setUp() throws Exception {\n        super.setUp();\n    }\n\n    public void testIt() {\n        assertTrue(true);\n    }\n}\n";
+    let on_module_path = match migrate_in(src, true) {
+        FileOutcome::Rewritten { text, .. } => text,
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        on_module_path.contains("@BeforeEach\n    public void setUp() throws Exception {"),
+        "{on_module_path}"
+    );
+    assert!(
+        rewritten(src).contains("@BeforeEach\n    protected void setUp() throws Exception {"),
+        "{}",
+        rewritten(src)
+    );
 }

@@ -17,7 +17,7 @@
 #   aliases.txt    every alias/stub m2alias made (the baseline and the pre-alias pass)
 #   baseline/      pinned checkout, built with `m2alias.py auto -- mvn ... clean test`
 #   prealias/      a `--no-build` migration, only to alias what the migrated poms ask for
-#                  (dependency:resolve, resolve-plugins, and `test` with tests skipped so that
+#                  (dependency:resolve and `test` with tests skipped so that
 #                  stubbed plugins learn the goals they run; nothing of it is measured)
 #   migrated/      fresh pinned checkout migrated by uplift (the measured run)
 #   baseline.log, prealias.log, uplift.log, report.json
@@ -135,7 +135,7 @@ while IFS=$'\t' read -r name repo commit args notes; do
   {
     "$UPLIFT" migrate "$dir/prealias" --no-build --target-java 17 --config "$CONFIG"
     (cd "$dir/prealias" && python3 "$here/m2alias.py" auto --record "$dir/aliases.txt" -- \
-      "${mvn[@]}" -fae dependency:resolve dependency:resolve-plugins test -Dmaven.test.skip=true) </dev/null
+      "${mvn[@]}" -fae dependency:resolve test -Dmaven.test.skip=true) </dev/null
   } </dev/null >"$dir/prealias.log" 2>&1
 
   # 3. The measured run: uplift on a fresh checkout, with the overlay the two passes prepared.

@@ -1,6 +1,6 @@
 //! Stage 4: the recipe tier over the planned tasks, into an [`Overlay`].
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -52,6 +52,18 @@ pub fn execute(
     let mut overlay = Overlay::new(root);
     overlay.set_encodings(fp.non_utf8_sources());
 
+    // Modules whose tests run inside a named module (module-info.java in main sources).
+    let module_path: HashSet<&Path> = fp
+        .modules
+        .iter()
+        .filter(|m| {
+            let dir = m.pom.path.parent().unwrap_or(Path::new(""));
+            root.join(dir)
+                .join("src/main/java/module-info.java")
+                .is_file()
+        })
+        .flat_map(|m| m.java_files.iter().map(|f| f.path.as_path()))
+        .collect();
     // Java files first, in parallel: their results decide the pom side (vintage or not).
     let java_files: Vec<PathBuf> = tasks
         .iter()
@@ -69,7 +81,7 @@ pub fn execute(
             }
             let outcome = match overlay.text(rel) {
                 Ok(src) => {
-                    let out = junit5::migrate(&src);
+                    let out = junit5::migrate_in(&src, module_path.contains(rel.as_path()));
                     (src, out)
                 }
                 Err(e) => (

@@ -197,8 +197,14 @@ struct Rewriter<'a> {
     imports_needed: Vec<String>,
 }
 
-/// Runs the recipe on one file.
+/// Runs the recipe on one file of a project whose tests run on the class path.
 pub fn migrate(src: &str) -> FileOutcome {
+    migrate_in(src, false)
+}
+
+/// Runs the recipe on one file; `module_path`: its Maven module has a `module-info.java`,
+/// so its tests run inside the named module.
+pub fn migrate_in(src: &str, module_path: bool) -> FileOutcome {
     let Some(parsed) = java_syntax::parse(src) else {
         return FileOutcome::SyntaxError {
             message: "parser gave up".into(),
@@ -218,7 +224,7 @@ pub fn migrate(src: &str) -> FileOutcome {
     if !uses_junit4 {
         return FileOutcome::Unchanged;
     }
-    let structure = match Structure::analyze(root, src) {
+    let structure = match Structure::analyze(root, src, module_path) {
         Ok(s) => s,
         Err(reason) => return FileOutcome::LeftOnJunit4 { reason },
     };

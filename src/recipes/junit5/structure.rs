@@ -34,6 +34,9 @@ pub struct Structure {
     /// A JUnit 3 `TestCase` subclass was converted: its inherited assertions are now
     /// Jupiter's, reached through a static import.
     pub junit3: bool,
+    /// The tests run on the module path (the module has a `module-info.java`): Jupiter
+    /// cannot call a non-public lifecycle method in a package the module does not open.
+    module_path: bool,
 }
 
 const BOOT_TEST_ANNOTATIONS: &[&str] = &[
@@ -122,8 +125,11 @@ fn separator(src: &str, a: Node) -> String {
 }
 
 impl Structure {
-    pub fn analyze(root: Node, src: &str) -> Result<Self, String> {
-        let mut s = Structure::default();
+    pub fn analyze(root: Node, src: &str, module_path: bool) -> Result<Self, String> {
+        let mut s = Structure {
+            module_path,
+            ..Structure::default()
+        };
         let mut classes = Vec::new();
         let mut methods = Vec::new();
         java_syntax::walk(root, |n| match n.kind() {
@@ -688,6 +694,19 @@ impl Structure {
             ));
             self.imports_needed
                 .push(format!("org.junit.jupiter.api.{annotation}"));
+        }
+        if annotation != "Test" && self.module_path {
+            // JUnit 3 called its protected setUp itself; Jupiter reflects, which a named
+            // module refuses for a package it does not open.
+            if let Some(mods) = mods {
+                let mut c = mods.walk();
+                if let Some(k) = mods.children(&mut c).find(|k| k.kind() == "protected") {
+                    self.edits.push(Edit::replace(k.byte_range(), "public"));
+                    self.changes.push(format!(
+                        "{name}: protected -> public (tests run on the module path)"
+                    ));
+                }
+            }
         }
         if annotation != "Test" {
             // `super.setUp();` would call a method that no longer exists.
