@@ -156,10 +156,18 @@ fn multi_module_level_is_raised_in_the_parent_and_unconvertible_runner_keeps_vin
         parent.contains("junit-vintage-engine"),
         "JUnit 4 code remains, so vintage stays"
     );
+    let core = read(&project.join("core/pom.xml"));
     assert!(
-        !read(&project.join("core/pom.xml")).contains("java.version"),
+        !core.contains("java.version"),
         "children inherit, not edited"
     );
+    // Vintage only where JUnit 4 code remains (app, and the parent it inherits from):
+    // core's tests are all on Jupiter, so core moves off junit:junit.
+    assert!(
+        !core.contains("<artifactId>junit</artifactId>") && core.contains("junit-jupiter"),
+        "{core}"
+    );
+    assert!(read(&project.join("app/pom.xml")).contains("junit-vintage-engine"));
     assert!(
         read(&project.join("app/src/test/java/org/acme/TheoriesAppTest.java"))
             .contains("@RunWith(Theories.class)")

@@ -176,7 +176,7 @@ fn junit_dependency_is_replaced_or_joined_by_vintage() {
     let fp = analyze(dir.path(), &[]).unwrap();
     let catalog = Catalog::default();
     let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
-    dependencies::junit(&ctx, &mut overlay, JunitMode::Replace).unwrap();
+    dependencies::junit(&ctx, &mut overlay, |_| JunitMode::Replace).unwrap();
     let v = &catalog.junit_jupiter;
     assert_eq!(
         changed(&overlay, "pom.xml").unwrap(),
@@ -194,7 +194,7 @@ fn junit_dependency_is_replaced_or_joined_by_vintage() {
         )
     );
     let mut overlay = Overlay::new(dir.path());
-    dependencies::junit(&ctx, &mut overlay, JunitMode::Vintage).unwrap();
+    dependencies::junit(&ctx, &mut overlay, |_| JunitMode::Vintage).unwrap();
     let out = changed(&overlay, "pom.xml").unwrap();
     assert!(
         out.contains("<artifactId>junit</artifactId>")
@@ -212,7 +212,7 @@ fn junit_from_a_parent_outside_the_repository_gets_jupiter_beside_it() {
     let fp = analyze(dir.path(), &[]).unwrap();
     let catalog = Catalog::default();
     let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
-    let changes = dependencies::junit(&ctx, &mut overlay, JunitMode::Vintage).unwrap();
+    let changes = dependencies::junit(&ctx, &mut overlay, |_| JunitMode::Vintage).unwrap();
     assert!(
         changes[0]
             .contains("from outside the repository, e.g. its parent org.codehaus.plexus:plexus"),
@@ -235,7 +235,7 @@ fn junit_from_a_parent_outside_the_repository_gets_jupiter_beside_it() {
     let dir = project(&[("pom.xml", own), ("src/test/java/p/ATest.java", test)]);
     let fp = analyze(dir.path(), &[]).unwrap();
     let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
-    let changes = dependencies::junit(&ctx, &mut overlay, JunitMode::Replace).unwrap();
+    let changes = dependencies::junit(&ctx, &mut overlay, |_| JunitMode::Replace).unwrap();
     assert_eq!(changes.len(), 1, "{changes:?}");
     assert!(!changes[0].contains("outside"), "{changes:?}");
 }

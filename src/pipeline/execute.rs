@@ -94,14 +94,30 @@ pub fn execute(
             (rel.clone(), outcome)
         })
         .collect();
-    // JUnit 3 files and JUnit 4 files the recipe did not convert keep the vintage engine.
-    let junit4_remains = fp.java_files().any(|f| match f.junit {
+    // JUnit 3 files and JUnit 4 files the recipe did not convert keep the vintage engine,
+    // in their module and in every in-repository ancestor their JUnit may come from.
+    let left_on_junit4 = |f: &&crate::analyze::java::JavaFacts| match f.junit {
         JunitGeneration::Junit3 | JunitGeneration::Junit4 => !matches!(
             results.get(&f.path),
             Some((_, FileOutcome::Rewritten { .. } | FileOutcome::Unchanged))
         ),
         _ => false,
-    });
+    };
+    let vintage_modules: HashSet<usize> = fp
+        .modules
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.java_files.iter().any(|f| left_on_junit4(&f)))
+        .flat_map(|(i, _)| fp.chain(i))
+        .collect();
+    let junit4_remains = !vintage_modules.is_empty();
+    let mode_of = |i: usize| {
+        if vintage_modules.contains(&i) {
+            JunitMode::Vintage
+        } else {
+            JunitMode::Replace
+        }
+    };
     let mut jupiter_introduced = false;
     let mut release_roots = Vec::new();
 
@@ -168,16 +184,11 @@ pub fn execute(
                 }
             }
             Some(recipes::JUNIT_DEPENDENCIES) => {
-                let mode = if junit4_remains {
-                    JunitMode::Vintage
-                } else {
-                    JunitMode::Replace
-                };
                 jupiter_introduced = true;
                 let mockito = results.values().any(|(_, o)| {
                     matches!(o, FileOutcome::Rewritten { text, .. } if text.contains("org.mockito.junit.jupiter"))
                 });
-                let mut result = dependencies::junit(&ctx, &mut overlay, mode);
+                let mut result = dependencies::junit(&ctx, &mut overlay, mode_of);
                 if mockito && let Ok(changes) = &mut result {
                     match dependencies::mockito_extension(&ctx, &mut overlay) {
                         Ok(more) => changes.extend(more),

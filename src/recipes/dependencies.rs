@@ -26,10 +26,12 @@ fn is_dep(d: Node, group: &str, artifact: &str) -> bool {
         && child_text(d, "artifactId").as_deref() == Some(artifact)
 }
 
+/// `mode_of(i)`: how module `i`'s JUnit dependency moves (vintage where JUnit 3/4 code
+/// still inherits it from that module).
 pub fn junit(
     ctx: &PomContext,
     overlay: &mut Overlay,
-    mode: JunitMode,
+    mode_of: impl Fn(usize) -> JunitMode,
 ) -> anyhow::Result<Vec<String>> {
     let fp = ctx.fingerprint;
     let jupiter = ctx.catalog.junit_jupiter.as_str();
@@ -41,11 +43,13 @@ pub fn junit(
                 .any(|d| d.group_id == "org.hamcrest")
         });
     let mut changes = Vec::new();
-    for module in fp
+    for (i, module) in fp
         .modules
         .iter()
-        .filter(|m| !m.skipped && m.pom.has_dependency("junit", "junit"))
+        .enumerate()
+        .filter(|(_, m)| !m.skipped && m.pom.has_dependency("junit", "junit"))
     {
+        let mode = mode_of(i);
         let rel = module.pom.path.clone();
         overlay.edit_pom(&rel, |src, project| {
             let mut edits = Vec::new();
@@ -114,6 +118,7 @@ pub fn junit(
         });
     }
     for i in junit_from_outside(fp) {
+        let mode = mode_of(i);
         let module = &fp.modules[i];
         let rel = module.pom.path.clone();
         let mut deps = vec![("org.junit.jupiter", "junit-jupiter")];
