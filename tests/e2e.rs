@@ -772,6 +772,20 @@ fn removed_and_deprecated_jdk_apis_are_replaced_and_the_rest_named_for_a_human()
     // What no recipe may rewrite is named with its file and line for a human.
     let text = run.report.to_string();
     assert!(text.contains("thread-stop line 52"), "{text}");
+    // The builds' own javac warnings agree: many deprecations before, that one after.
+    let tests = &run.report["tests"];
+    let before = tests["deprecations_before"].as_array().unwrap();
+    let after = tests["deprecations_after"].as_array().unwrap();
+    assert!(before.len() >= 8, "{before:?}");
+    assert!(
+        after.len() == 1
+            && after[0]
+                .as_str()
+                .unwrap()
+                .starts_with("src/main/java/com/example/legacy/Legacy.java:[52,")
+            && after[0].as_str().unwrap().contains("stop()"),
+        "{after:?}"
+    );
     // javac on the target finds nothing deprecated left but that one call.
     let out_dir = tempfile::tempdir().unwrap();
     let javac = Command::new("javac")

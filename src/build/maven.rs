@@ -67,6 +67,11 @@ pub struct BuildRun {
     /// Destinations the build tried to reach and the egress proxy refused.
     #[serde(default)]
     pub egress_refused: Vec<String>,
+    /// javac's deprecation and removal warnings (`file:[line,col] what`), first
+    /// [`MAX_DEPRECATIONS`], redacted: the APIs the code still uses that a release dropped
+    /// or will drop.
+    #[serde(default)]
+    pub deprecations: Vec<String>,
 }
 
 impl BuildRun {
@@ -95,10 +100,18 @@ struct Capture {
     bytes: usize,
     truncated: bool,
     errors: Vec<String>,
+    deprecations: Vec<String>,
     tail: VecDeque<String>,
 }
 
 const TAIL_LINES: usize = 80;
+pub const MAX_DEPRECATIONS: usize = 200;
+/// Maven properties that make maven-compiler-plugin print javac's deprecation and removal
+/// warnings (it hides them by default), so every build records what is still deprecated.
+pub const SHOW_DEPRECATIONS: [(&str, &str); 2] = [
+    ("maven.compiler.showDeprecation", "true"),
+    ("maven.compiler.showWarnings", "true"),
+];
 /// Bytes kept of one output line; a build can print a line of any length (or none at all).
 const MAX_LINE_BYTES: usize = 4096;
 
@@ -118,11 +131,26 @@ impl Capture {
         if line.starts_with("[ERROR]") && self.errors.len() < 30 {
             self.errors.push(redact(&line));
         }
+        if let Some(w) = deprecation(&line)
+            && self.deprecations.len() < MAX_DEPRECATIONS
+        {
+            let w = redact(w);
+            if !self.deprecations.contains(&w) {
+                self.deprecations.push(w);
+            }
+        }
         if self.tail.len() == TAIL_LINES {
             self.tail.pop_front();
         }
         self.tail.push_back(line);
     }
+}
+
+/// `[WARNING] /p/A.java:[12,5] stop() in java.lang.Thread has been deprecated ...` ->
+/// the part after the level.
+fn deprecation(line: &str) -> Option<&str> {
+    let w = line.strip_prefix("[WARNING] ")?;
+    (w.contains(".java:[") && w.contains(" has been deprecated")).then_some(w)
 }
 
 /// Reads a stream to its end whatever it carries (any bytes, lines of any length), keeping at
@@ -290,6 +318,12 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
             .isolation
             .map(|iso| iso.sandbox.describe(iso.access.egress.is_some())),
         egress_refused: egress.map(|p| p.refused()).unwrap_or_default(),
+        // Paths relative to the project, as every other report line names files.
+        deprecations: c
+            .deprecations
+            .iter()
+            .map(|d| d.replacen(&format!("{}/", req.root.display()), "", 1))
+            .collect(),
     })
 }
 
@@ -304,6 +338,21 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn javac_deprecation_warnings_are_kept_once_each() {
+        let out = b"[WARNING] /w/src/A.java:[4,15] stop() in java.lang.Thread has been deprecated and marked for removal\n\
+[WARNING] /w/src/A.java:[4,15] stop() in java.lang.Thread has been deprecated and marked for removal\n\
+[WARNING] Using platform encoding\n[INFO] /w/src/B.java:[1,1] x has been deprecated\n"
+            .to_vec();
+        let c = capture(out, 1 << 20).await;
+        assert_eq!(
+            c.deprecations,
+            [
+                "/w/src/A.java:[4,15] stop() in java.lang.Thread has been deprecated and marked for removal"
+            ]
+        );
+    }
+
+    #[tokio::test]
     async fn a_300_mb_line_is_drained_and_kept_bounded() {
         let mut out = b"[INFO] start\n".to_vec();
         out.extend(std::iter::repeat_n(b'x', 300 << 20));
@@ -315,6 +364,7 @@ mod tests {
         assert!(kept < 2 * MAX_LINE_BYTES, "kept {kept} bytes");
         assert!(c.tail[1].ends_with(&format!("[{} more bytes]", (300 << 20) - MAX_LINE_BYTES)));
         assert_eq!(c.errors, vec!["[ERROR] after the long line"]);
+        assert!(c.deprecations.is_empty());
     }
 
     #[tokio::test]

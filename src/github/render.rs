@@ -691,6 +691,7 @@ mod tests {
                     output_truncated: false,
                     sandbox: None,
                     egress_refused: Vec::new(),
+                    deprecations: Vec::new(),
                 }),
                 tests: Default::default(),
                 error: None,

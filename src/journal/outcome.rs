@@ -198,6 +198,7 @@ pub(crate) mod tests {
                     output_truncated: false,
                     sandbox: None,
                     egress_refused: Vec::new(),
+                    deprecations: Vec::new(),
                 }),
                 tests: Default::default(),
                 error: None,

@@ -6,7 +6,7 @@ use serde_json::json;
 
 use crate::money::usd;
 
-use super::{FixResult, Invariance, Journal, Stage, StepResult, TaskStatus};
+use super::{BuildOutcome, FixResult, Invariance, Journal, Stage, StepResult, TaskStatus};
 
 /// The JSON report: the journal itself plus a computed summary for quick reading.
 pub fn json(journal: &Journal) -> serde_json::Value {
@@ -42,6 +42,8 @@ pub fn json(journal: &Journal) -> serde_json::Value {
             "newly_skipped": v.newly_skipped,
             "flaky_before": journal.baseline().map(|b| &b.tests.flaky),
             "flaky_after": &v.build.tests.flaky,
+            "deprecations_before": journal.baseline().and_then(|b| b.run.as_ref()).map(|r| &r.deprecations),
+            "deprecations_after": v.build.run.as_ref().map(|r| &r.deprecations),
             "before": journal.baseline().map(|b| &b.tests.tests),
             "after": &v.build.tests.tests,
         })),
@@ -252,6 +254,20 @@ pub fn markdown(journal: &Journal) -> String {
                 ] {
                     for t in list.iter().take(50) {
                         let _ = writeln!(md, "- {label}: `{t}`");
+                    }
+                }
+                let deprecated = |b: Option<&BuildOutcome>| {
+                    b.and_then(|b| b.run.as_ref())
+                        .map_or(0, |r| r.deprecations.len())
+                };
+                let (before, after) = (deprecated(journal.baseline()), deprecated(Some(&v.build)));
+                if before + after > 0 {
+                    let _ = writeln!(
+                        md,
+                        "- javac deprecation warnings: {before} before → {after} after"
+                    );
+                    for d in v.build.run.iter().flat_map(|r| &r.deprecations).take(50) {
+                        let _ = writeln!(md, "- Still deprecated, left for a human: `{d}`");
                     }
                 }
                 if let Some(r) = v.build.run.as_ref().filter(|r| !r.succeeded()) {

@@ -142,6 +142,7 @@ mod tests {
             output_truncated: false,
             sandbox: None,
             egress_refused: Vec::new(),
+            deprecations: Vec::new(),
             jdk: 17,
         }
     }

@@ -402,6 +402,11 @@ impl Run<'_> {
             return outcome;
         }
         let mut props = vec![("maven.test.failure.ignore".to_string(), "true".to_string())];
+        props.extend(
+            maven::SHOW_DEPRECATIONS
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+        );
         props.extend(properties);
         match self.maven_test(jdk, props.clone()).await {
             Ok(run) => {

@@ -382,6 +382,7 @@ mod tests {
                     output_truncated: false,
                     sandbox: None,
                     egress_refused: vec![],
+                    deprecations: vec![],
                 }),
                 tests: Default::default(),
                 error: None,
