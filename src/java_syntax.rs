@@ -165,7 +165,20 @@ pub fn imports(root: Node, source: &str) -> Vec<Import> {
     out
 }
 
-/// Annotations (marker or with arguments) in a `modifiers` node.
+/// The file's package (`""` for the default package).
+pub fn package_name(root: Node, source: &str) -> String {
+    let mut c = root.walk();
+    root.children(&mut c)
+        .find(|n| n.kind() == "package_declaration")
+        .and_then(|p| {
+            let mut c = p.walk();
+            p.named_children(&mut c)
+                .find(|n| matches!(n.kind(), "scoped_identifier" | "identifier"))
+                .map(|n| text(n, source).to_string())
+        })
+        .unwrap_or_default()
+}
+
 /// Simple names of every class, interface, enum, record and annotation type the file
 /// declares (nested ones too).
 pub fn declared_type_names(root: Node, source: &str) -> Vec<String> {

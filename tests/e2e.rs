@@ -805,3 +805,49 @@ fn removed_and_deprecated_jdk_apis_are_replaced_and_the_rest_named_for_a_human()
         "{warnings}"
     );
 }
+
+#[test]
+fn a_project_record_type_stays_unambiguous_after_java_lang_gains_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("records");
+    let files = [
+        (
+            "pom.xml",
+            read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/single-junit4/pom.xml")),
+        ),
+        (
+            "src/main/java/com/example/model/Record.java",
+            "package com.example.model;\n\npublic class Record {\n    public final String id;\n\n    public Record(String id) {\n        this.id = id;\n    }\n}\n".into(),
+        ),
+        (
+            "src/main/java/com/example/app/Store.java",
+            "package com.example.app;\n\nimport com.example.model.*;\n\npublic class Store {\n    public Record latest = new Record(\"a\");\n}\n".into(),
+        ),
+    ];
+    for (rel, text) in &files {
+        let path = project.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let run = migrate(&project, &["--no-build", "--target-java", "17"]);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    let store = read(&project.join("src/main/java/com/example/app/Store.java"));
+    assert!(
+        store.contains("import com.example.model.*;\nimport com.example.model.Record;\n"),
+        "{store}"
+    );
+    // javac for 17 agrees: no "reference to Record is ambiguous".
+    let out_dir = tempfile::tempdir().unwrap();
+    let javac = Command::new("javac")
+        .args(["--release", "17", "-d"])
+        .arg(out_dir.path())
+        .arg(project.join("src/main/java/com/example/model/Record.java"))
+        .arg(project.join("src/main/java/com/example/app/Store.java"))
+        .output()
+        .unwrap();
+    assert!(
+        javac.status.success(),
+        "{}",
+        String::from_utf8_lossy(&javac.stderr)
+    );
+}

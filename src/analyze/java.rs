@@ -59,6 +59,11 @@ pub struct JavaFacts {
     pub tests: Vec<TestMethod>,
     pub uses_hamcrest: bool,
     pub bytes: usize,
+    /// The package and the top-level types declared in it, for name clashes across files.
+    #[serde(default)]
+    pub package: String,
+    #[serde(default)]
+    pub top_level_types: Vec<String>,
 }
 
 const JAKARTA_EE_PACKAGES: &[&str] = &[
@@ -233,6 +238,8 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
         tests: Vec::new(),
         uses_hamcrest: false,
         bytes: source.len(),
+        package: String::new(),
+        top_level_types: Vec::new(),
     };
     let Some(parsed) = java_syntax::parse(source) else {
         facts.syntax_error = Some("parser gave up".into());
@@ -241,6 +248,18 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
     facts.syntax_error = parsed.syntax_error;
     let root = parsed.tree.root_node();
     let imports = java_syntax::imports(root, source);
+    facts.package = java_syntax::package_name(root, source);
+    let mut c = root.walk();
+    facts.top_level_types = root
+        .named_children(&mut c)
+        .filter(|n| {
+            n.kind().ends_with("_declaration")
+                && n.kind() != "package_declaration"
+                && n.kind() != "import_declaration"
+        })
+        .filter_map(|n| n.child_by_field_name("name"))
+        .map(|n| text(n, source).to_string())
+        .collect();
 
     let mut junit4 = false;
     let mut jupiter = false;

@@ -15,8 +15,8 @@ use crate::recipes::junit5::FileOutcome;
 use crate::recipes::overlay::Overlay;
 use crate::recipes::registry::Registry;
 use crate::recipes::{
-    self, FileResult, PomContext, build_plugins, dependencies, gradle, jakarta, java_level, junit5,
-    spring_boot, spring_security, upgrade_versions,
+    self, FileResult, PomContext, build_plugins, dependencies, gradle, jakarta, java_lang_clashes,
+    java_level, junit5, spring_boot, spring_security, upgrade_versions,
 };
 use crate::repo_path::Origin;
 
@@ -228,6 +228,13 @@ pub fn execute(
                 };
                 rewrite_resources(&mut overlay, &task.files, |_, src| {
                     gradle::script(src, &inputs)
+                })
+                .record(task)
+            }
+            Some(recipes::JAVA_LANG_CLASHES) => {
+                let clashes = java_lang_clashes::in_project(fp, config.target);
+                rewrite_java_files(fp, &mut overlay, |src| {
+                    java_lang_clashes::imports(src, &clashes)
                 })
                 .record(task)
             }

@@ -7,7 +7,7 @@ use crate::config::Config;
 use crate::journal::{BuildOutcome, Task};
 use crate::recipes;
 use crate::recipes::registry::Registry;
-use crate::recipes::{spring_boot, upgrade_versions};
+use crate::recipes::{java_lang_clashes, spring_boot, upgrade_versions};
 
 /// Oldest Spring Boot line that runs on Java 17.
 const MIN_BOOT_FOR_17: &str = "2.5.0";
@@ -96,6 +96,19 @@ pub fn plan(
                 ),
             );
         }
+    }
+    let clashes = java_lang_clashes::in_project(fp, target);
+    if !clashes.is_empty() {
+        add(
+            "java-lang-clashes".into(),
+            format!(
+                "Import project types java.lang now shadows on demand: {}",
+                clashes.keys().cloned().collect::<Vec<_>>().join(", ")
+            ),
+            &[recipes::JAVA_LANG_CLASHES],
+            Vec::new(),
+            "java.lang gained a type of that name; an on-demand import of the project's would be ambiguous".into(),
+        );
     }
     let declares_junit4 = fp
         .modules

@@ -18,18 +18,7 @@ pub struct Scope<'a> {
 
 impl<'a> Scope<'a> {
     pub fn new(root: Node, src: &'a str) -> Self {
-        let mut c = root.walk();
-        let package = root
-            .children(&mut c)
-            .find(|n| n.kind() == "package_declaration")
-            .and_then(|p| {
-                let mut c = p.walk();
-                let name = p
-                    .named_children(&mut c)
-                    .find(|n| matches!(n.kind(), "scoped_identifier" | "identifier"));
-                name.map(|n| java_syntax::text(n, src).to_string())
-            })
-            .unwrap_or_default();
+        let package = java_syntax::package_name(root, src);
         let mut declared = java_syntax::declared_type_names(root, src);
         java_syntax::walk(root, |n| {
             if n.kind() == "type_parameter" {

@@ -7,6 +7,7 @@ pub mod dependencies;
 pub mod gradle;
 pub mod idioms;
 pub mod jakarta;
+pub mod java_lang_clashes;
 pub mod java_level;
 pub mod java_rules;
 pub mod java_types;
@@ -42,9 +43,10 @@ pub const SPRING_BOOT_3: &str = "spring-boot-3";
 pub const JAVA_UPGRADE_VERSIONS: &str = "java-upgrade-versions";
 pub const GRADLE_BUILD: &str = "gradle-build";
 pub const SPRING_SECURITY_FILTER_CHAIN: &str = "spring-security-filter-chain";
+pub const JAVA_LANG_CLASHES: &str = "java-lang-clashes";
 
 /// Recipes written in code (over data tables where one exists): id, kind, description.
-pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 10] {
+pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 11] {
     [
         (
             JAVA_LEVEL,
@@ -78,6 +80,11 @@ pub fn code_recipes() -> [(&'static str, &'static str, &'static str); 10] {
             SPRING_SECURITY_FILTER_CHAIN,
             "code",
             "WebSecurityConfigurerAdapter subclasses become SecurityFilterChain / WebSecurityCustomizer beans (common shapes; the rest is handed to the next tier). Runs with spring-boot-3.",
+        ),
+        (
+            JAVA_LANG_CLASHES,
+            "code",
+            "A project type named like a type java.lang gained after Java 8 (Record, Module, ProcessHandle ...) and reached through an on-demand import gets a single-type import, since the name would be ambiguous with java.lang's.",
         ),
         (
             GRADLE_BUILD,
