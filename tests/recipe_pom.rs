@@ -73,6 +73,33 @@ fn level_is_raised_where_the_property_is_defined_and_skipped_modules_are_left() 
     );
 }
 
+/// A `<release>` inside an execution (gson compiles module-info.java at release 9 that
+/// way) overrides the plugin's level for that execution: it is raised too, else part of
+/// the classes stay at the old major version.
+#[test]
+fn a_level_set_inside_a_compiler_execution_is_raised_too() {
+    let pom = "<project>\n  <artifactId>a</artifactId>\n  <build>\n    <plugins>\n      <plugin>\n        <artifactId>maven-compiler-plugin</artifactId>\n        <executions>\n          <execution>\n            <id>default-compile</id>\n            <configuration>\n              <release>9</release>\n            </configuration>\n          </execution>\n          <execution>\n            <id>newer</id>\n            <configuration>\n              <release>21</release>\n            </configuration>\n          </execution>\n        </executions>\n        <configuration>\n          <source>1.6</source>\n          <target>1.6</target>\n        </configuration>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n";
+    let dir = project(&[("pom.xml", pom)]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let catalog = Catalog::default();
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
+    let change = java_level::apply(&ctx, &mut overlay).unwrap();
+    assert!(
+        change
+            .changes
+            .iter()
+            .any(|c| c.contains("compiler execution default-compile <release> 9 -> 17")),
+        "{:?}",
+        change.changes
+    );
+    assert_eq!(
+        changed(&overlay, "pom.xml").unwrap(),
+        pom.replace("<release>9</release>", "<release>17</release>")
+            .replace("<source>1.6</source>", "<source>17</source>")
+            .replace("<target>1.6</target>", "<target>17</target>")
+    );
+}
+
 #[test]
 fn level_is_never_downgraded() {
     let pom = "<project>\n  <artifactId>a</artifactId>\n  <properties>\n    <maven.compiler.release>21</maven.compiler.release>\n  </properties>\n</project>\n";

@@ -51,6 +51,13 @@ pub enum LevelLocation {
         key: String,
         managed: bool,
     },
+    /// The same key in one `<execution>`'s configuration (e.g. a `release` for
+    /// module-info.java alone), which overrides the plugin's for that execution.
+    ExecutionConfig {
+        execution: String,
+        key: String,
+        managed: bool,
+    },
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
@@ -180,6 +187,25 @@ impl Fingerprint {
                 }
             };
             sites.extend(site);
+        }
+        // Executions configure their own level; each id counts once, nearest module first.
+        let mut seen = BTreeSet::new();
+        for &m in &chain {
+            for p in self.modules[m].pom.plugin("maven-compiler-plugin") {
+                for (execution, key, raw) in &p.execution_levels {
+                    if seen.insert((execution.clone(), key.clone())) {
+                        sites.push(self.resolve_site(
+                            m,
+                            LevelLocation::ExecutionConfig {
+                                execution: execution.clone(),
+                                key: key.clone(),
+                                managed: p.managed,
+                            },
+                            raw,
+                        ));
+                    }
+                }
+            }
         }
         sites
     }

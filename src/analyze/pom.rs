@@ -72,7 +72,19 @@ pub struct Plugin {
     pub managed: bool,
     /// `source`, `target` and `release` from the plugin's `<configuration>`.
     pub level_config: BTreeMap<String, String>,
+    /// The same keys set inside an execution's `<configuration>`: (execution id, key, value).
+    #[serde(default)]
+    pub execution_levels: Vec<(String, String, String)>,
 }
+
+/// The `<execution>` with this id under a plugin node.
+pub fn execution_node<'a, 'i>(plugin: Node<'a, 'i>, id: &str) -> Option<Node<'a, 'i>> {
+    child(plugin, "executions")?
+        .children()
+        .find(|e| e.has_tag_name("execution") && child_text(*e, "id").as_deref() == Some(id))
+}
+
+const LEVEL_KEYS: [&str; 3] = ["source", "target", "release"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum PomError {
@@ -225,12 +237,25 @@ impl Pom {
                 managed,
                 level_config: child(p, "configuration")
                     .map(|c| {
-                        ["source", "target", "release"]
+                        LEVEL_KEYS
                             .into_iter()
                             .filter_map(|k| child_text(c, k).map(|v| (k.to_string(), v)))
                             .collect()
                     })
                     .unwrap_or_default(),
+                execution_levels: child(p, "executions")
+                    .into_iter()
+                    .flat_map(|es| es.children().filter(|e| e.has_tag_name("execution")))
+                    .flat_map(|e| {
+                        let id = child_text(e, "id").unwrap_or_else(|| "default".into());
+                        let config = child(e, "configuration");
+                        LEVEL_KEYS.into_iter().filter_map(move |k| {
+                            config
+                                .and_then(|c| child_text(c, k))
+                                .map(|v| (id.clone(), k.to_string(), v))
+                        })
+                    })
+                    .collect(),
             })
             .collect();
         Ok(Pom {

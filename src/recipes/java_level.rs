@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analyze::pom::{child, plugin_nodes_for};
+use crate::analyze::pom::{child, execution_node, plugin_nodes_for};
 use crate::analyze::{LevelLocation, LevelSite};
 use crate::edit::Edit;
 use crate::recipes::overlay::Overlay;
@@ -56,6 +56,17 @@ pub fn apply(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<LevelCha
                             plugin_nodes_for(project, "maven-compiler-plugin", *managed)
                                 .find_map(|p| child(p, "configuration").and_then(|c| child(c, key)))
                         }
+                        LevelLocation::ExecutionConfig {
+                            execution,
+                            key,
+                            managed,
+                        } => plugin_nodes_for(project, "maven-compiler-plugin", *managed).find_map(
+                            |p| {
+                                execution_node(p, execution)
+                                    .and_then(|e| child(e, "configuration"))
+                                    .and_then(|c| child(c, key))
+                            },
+                        ),
                     };
                     node.map(|n| set_text(src, n, &target))
                 })
@@ -105,5 +116,8 @@ fn describe(location: &LevelLocation) -> String {
             managed: false,
         } => format!("compiler <{key}>"),
         LevelLocation::CompilerConfig { key, managed: true } => format!("managed compiler <{key}>"),
+        LevelLocation::ExecutionConfig { execution, key, .. } => {
+            format!("compiler execution {execution} <{key}>")
+        }
     }
 }
