@@ -182,3 +182,16 @@ fn junit3_lifecycle_methods_become_public_only_on_the_module_path() {
         rewritten(src)
     );
 }
+
+/// A Javadoc `@see junit.framework.TestCase#setUp()` is documentation, not a reference: the
+/// file converts (corpus: args4j).
+#[test]
+fn a_junit_name_in_a_comment_does_not_keep_the_file_on_junit4() {
+    let src = "import junit.framework.TestCase;\n\npublic class ATest extends TestCase {\n    /** @see junit.framework.TestCase#setUp() */\n    protected void setUp() throws Exception {\n        super.setUp();\n    }\n\n    public void testIt() {\n        assertTrue(true);\n    }\n}\n";
+    let out = rewritten(src);
+    assert!(out.contains("@BeforeEach"), "{out}");
+    assert!(
+        out.contains("@see junit.framework.TestCase#setUp()"),
+        "{out}"
+    );
+}

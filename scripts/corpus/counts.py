@@ -33,6 +33,7 @@ def surefire(root):
 LEGACY_IMPORT = re.compile(r'^\s*import\s+(static\s+)?(junit\.|org\.junit\.(?!jupiter\.|platform\.))', re.M)
 LEGACY_FQN = re.compile(r'@org\.junit\.(Test|Before|After|BeforeClass|AfterClass|Ignore|Rule|ClassRule)\b'
                         r'|\bjunit\.framework\.')
+COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.S)
 LEGACY_POM = re.compile(r'<artifactId>\s*(junit|junit-vintage-engine)\s*</artifactId>')
 
 
@@ -52,6 +53,7 @@ def legacy_files(root):
                     poms.append(rel)
             elif f.endswith('.java'):  # any source set: test dirs are often configured elsewhere
                 text = open(path, encoding='utf-8', errors='replace').read()
+                text = COMMENT.sub('', text)  # `@see junit.framework.TestCase` is not a use
                 if LEGACY_IMPORT.search(text) or LEGACY_FQN.search(text):
                     files.append(rel)
     return sorted(files), sorted(poms)
@@ -109,7 +111,7 @@ def kept_reasons(report, files):
                 why[f['path']] = f"rolled back: {f['reason'].splitlines()[0]}"
     out = {}
     for f in files:
-        match = next((v for k, v in why.items() if f.endswith(k) or k.endswith(f)), 'no task or rollback names it')
+        match = next((v for k, v in why.items() if f.endswith(k) or k.endswith(f)), 'no task names it: outside the Maven reactor')
         out.setdefault(match, []).append(os.path.basename(f))
     return out
 

@@ -218,9 +218,13 @@ pub fn migrate_in(src: &str, module_path: bool) -> FileOutcome {
     let uses_junit4 = imports
         .iter()
         .any(|i| is_junit4(&i.path) || i.path.starts_with("junit.framework"))
-        || src.contains("@org.junit.Test")
-        || src.contains("junit.framework.TestCase")
-        || src.contains("org.junit.Assert.");
+        || [
+            "@org.junit.Test",
+            "junit.framework.TestCase",
+            "org.junit.Assert.",
+        ]
+        .iter()
+        .any(|needle| in_code(root, src, needle).next().is_some());
     if !uses_junit4 {
         return FileOutcome::Unchanged;
     }
@@ -274,17 +278,30 @@ pub fn migrate_in(src: &str, module_path: bool) -> FileOutcome {
     }
 }
 
-/// The output must parse and must not reference JUnit 4 any more.
+/// Where `needle` occurs outside comments.
+fn in_code<'a>(
+    root: tree_sitter::Node<'a>,
+    src: &'a str,
+    needle: &'a str,
+) -> impl Iterator<Item = usize> + 'a {
+    src.match_indices(needle).map(|(i, _)| i).filter(move |&i| {
+        root.descendant_for_byte_range(i, i + 1)
+            .is_none_or(|n| !n.kind().contains("comment"))
+    })
+}
+
+/// The output must parse and must not reference JUnit 4 any more (in code: a comment such
+/// as `@see junit.framework.TestCase#setUp()` is documentation, not a reference).
 fn verify(src: &str, tree: tree_sitter::Tree, edits: &[Edit], out: &str) -> Option<String> {
-    match java_syntax::reparse(src, tree, edits, out) {
-        Some(p) if p.syntax_error.is_none() => {}
+    let parsed = match java_syntax::reparse(src, tree, edits, out) {
+        Some(p) if p.syntax_error.is_none() => p,
         _ => return Some("rewrite would not parse; left unchanged".into()),
-    }
-    let leftover = out
-        .match_indices("org.junit.")
-        .find(|(i, _)| !out[*i..].starts_with("org.junit.jupiter"))
-        .or_else(|| out.match_indices("junit.framework").next());
-    leftover.map(|(i, _)| {
+    };
+    let root = parsed.tree.root_node();
+    let leftover = in_code(root, out, "org.junit.")
+        .find(|i| !out[*i..].starts_with("org.junit.jupiter"))
+        .or_else(|| in_code(root, out, "junit.framework").next());
+    leftover.map(|i| {
         let line = out[..i].matches('\n').count() + 1;
         format!("JUnit 4 reference remains at line {line}")
     })
