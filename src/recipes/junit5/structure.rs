@@ -482,7 +482,10 @@ impl Structure {
                     );
                 }
             };
-        // Assigned per invocation now, so not final; fixtures must not read them.
+        // Assigned per invocation now, so not final. An @After that reads them runs after
+        // the test set them; a @Before that reads them would run before, so it is called
+        // right after the handover instead (JUnit 4 ran it after the constructor).
+        let mut deferred: Vec<(String, bool)> = Vec::new();
         for m in &members {
             match m.kind() {
                 "field_declaration" => {
@@ -499,7 +502,7 @@ impl Structure {
                     }
                 }
                 "method_declaration"
-                    if ["Before", "After", "BeforeClass", "AfterClass"]
+                    if ["Before", "BeforeClass", "AfterClass"]
                         .iter()
                         .any(|a| annotated(m, a)) =>
                 {
@@ -508,12 +511,34 @@ impl Structure {
                         reads |=
                             n.kind() == "identifier" && assigned.iter().any(|a| a == text(n, src));
                     });
-                    if reads {
-                        return Err("a fixture method reads the parameters".into());
+                    let takes_nothing = m
+                        .child_by_field_name("parameters")
+                        .is_some_and(|p| p.named_child_count() == 0);
+                    match annotated_with(*m, "Before", src) {
+                        Some(before) if reads && takes_nothing => {
+                            self.take(before);
+                            self.edits.push(removal(src, before));
+                            let throws = {
+                                let mut c = m.walk();
+                                m.children(&mut c).any(|k| k.kind() == "throws")
+                            };
+                            deferred.push((field_text(*m, "name", src).to_string(), throws));
+                        }
+                        _ if reads => return Err("a fixture method reads the parameters".into()),
+                        _ => {}
                     }
                 }
                 _ => {}
             }
+        }
+        let handover = std::iter::once(handover)
+            .chain(deferred.iter().map(|(name, _)| format!("{name}();")))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let fixture_throws = deferred.iter().any(|(_, t)| *t);
+        let befores = src.matches("@Before").count() - src.matches("@BeforeClass").count();
+        if !deferred.is_empty() && befores == deferred.len() {
+            self.remove_import("org.junit.Before");
         }
         let eol = line_ending(src);
         for m in members.iter().filter(|m| m.kind() == "method_declaration") {
@@ -537,8 +562,39 @@ impl Structure {
                 test.byte_range(),
                 format!("@ParameterizedTest{display}{sep}@MethodSource(\"{source_name}\")"),
             ));
-            self.edits
-                .push(Edit::replace(plist.byte_range(), format!("({params})")));
+            // The fixture's checked exceptions now pass through the test method.
+            let throws = {
+                let mut c = m.walk();
+                m.children(&mut c).find(|k| k.kind() == "throws")
+            };
+            let covers = |t: Node| {
+                text(t, src)
+                    .trim_start_matches("throws")
+                    .split(',')
+                    .map(str::trim)
+                    .any(|e| {
+                        matches!(
+                            e,
+                            "Exception"
+                                | "Throwable"
+                                | "java.lang.Exception"
+                                | "java.lang.Throwable"
+                        )
+                    })
+            };
+            let widened = match throws {
+                Some(t) if fixture_throws && !covers(t) => {
+                    self.edits
+                        .push(Edit::replace(t.byte_range(), "throws Exception"));
+                    ""
+                }
+                None if fixture_throws => " throws Exception",
+                _ => "",
+            };
+            self.edits.push(Edit::replace(
+                plist.byte_range(),
+                format!("({params}){widened}"),
+            ));
             let inner = indent_at(src, m.start_byte()).to_string() + "    ";
             // `{ stmt` on one line: the statement moves to its own line after the handover.
             let open = body.start_byte() + 1;
