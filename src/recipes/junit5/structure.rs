@@ -861,6 +861,17 @@ impl Structure {
     ) -> Result<(), String> {
         let mods = modifiers_of(field).ok_or("rule field without modifiers")?;
         for u in Self::uses(class, field, name, src) {
+            // `this.tmp.newFile(..)` as well as `tmp.newFile(..)`.
+            let u = u
+                .parent()
+                .filter(|p| {
+                    p.kind() == "field_access"
+                        && p.child_by_field_name("field") == Some(u)
+                        && p.child_by_field_name("object")
+                            .is_some_and(|o| o.kind() == "this")
+                })
+                .unwrap_or(u);
+            let name = text(u, src);
             let call = u
                 .parent()
                 .filter(|p| {
