@@ -510,6 +510,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/jdk-20-replacements.yml"),
     include_str!("catalog/java/spring-security-6.yml"),
     include_str!("catalog/java/spring-boot-3-java.yml"),
+    include_str!("catalog/java/spring-framework-6.yml"),
     include_str!("catalog/java/jakarta-ee-10-removals.yml"),
     include_str!("catalog/java/modernize-pattern-instanceof.yml"),
     include_str!("catalog/java/modernize-switch-expressions.yml"),
