@@ -6,7 +6,11 @@ pub mod pattern_instanceof;
 pub mod switch_expressions;
 pub mod text_blocks;
 
+use tree_sitter::Node;
+
 use super::FileResult;
+use crate::edit::{self, Edit};
+use crate::java_syntax;
 
 /// The code transform a recipe's `code:` names.
 pub fn transform(name: &str) -> Option<fn(&str) -> FileResult> {
@@ -16,4 +20,42 @@ pub fn transform(name: &str) -> Option<fn(&str) -> FileResult> {
         "text-blocks" => Some(text_blocks::rewrite),
         _ => None,
     }
+}
+
+/// The edits one idiom makes in a file, and a line per change.
+#[derive(Default)]
+struct Rewrite {
+    edits: Vec<Edit>,
+    changes: Vec<String>,
+}
+
+impl Rewrite {
+    /// Whether an edit already touches `range` (nested constructs take one edit).
+    fn overlaps(&self, range: &std::ops::Range<usize>) -> bool {
+        self.edits
+            .iter()
+            .any(|e| e.range.start < range.end && range.start < e.range.end)
+    }
+}
+
+/// Walks a file that parses cleanly, lets `visit` record edits node by node, and applies
+/// them; a file with syntax errors is never touched.
+fn rewrite_nodes(src: &str, idiom: &str, mut visit: impl FnMut(Node, &mut Rewrite)) -> FileResult {
+    let mut result = FileResult::default();
+    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+        return result;
+    };
+    let mut rw = Rewrite::default();
+    java_syntax::walk(parsed.tree.root_node(), |n| visit(n, &mut rw));
+    if rw.edits.is_empty() {
+        return result;
+    }
+    match edit::apply(src, &rw.edits) {
+        Ok(text) => {
+            result.text = Some(text);
+            result.changes = rw.changes;
+        }
+        Err(e) => result.findings.push(format!("{idiom}: {e}")),
+    }
+    result
 }

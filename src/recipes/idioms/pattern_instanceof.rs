@@ -10,51 +10,29 @@
 
 use tree_sitter::Node;
 
-use crate::edit::{self, Edit, whole_line};
+use crate::edit::{Edit, whole_line};
 use crate::java_syntax::{self, text};
 use crate::recipes::FileResult;
 
 pub fn rewrite(src: &str) -> FileResult {
-    let mut result = FileResult::default();
-    let Some(parsed) = java_syntax::parse(src) else {
-        return result;
-    };
-    if parsed.syntax_error.is_some() {
-        return result;
-    }
-    let mut edits = Vec::new();
-    java_syntax::walk(parsed.tree.root_node(), |n| {
+    super::rewrite_nodes(src, "pattern-instanceof", |n, rw| {
         if n.kind() != "if_statement" {
             return;
         }
         if let Some((binding_at, name, decl)) = positive(n, src).or_else(|| negated(n, src)) {
             let line = whole_line(src, decl.byte_range());
             // Nested ifs: each edit stands alone, but never two on one declaration.
-            if edits
-                .iter()
-                .any(|e: &Edit| e.range.start < line.end && line.start < e.range.end)
-            {
+            if rw.overlaps(&line) {
                 return;
             }
-            result.changes.push(format!(
+            rw.changes.push(format!(
                 "pattern-instanceof: line {}: binds {name} in the instanceof test",
                 n.start_position().row + 1
             ));
-            edits.push(Edit::insert(binding_at, format!(" {name}")));
-            edits.push(Edit::replace(line, ""));
+            rw.edits.push(Edit::insert(binding_at, format!(" {name}")));
+            rw.edits.push(Edit::replace(line, ""));
         }
-    });
-    if edits.is_empty() {
-        return result;
-    }
-    match edit::apply(src, &edits) {
-        Ok(text) => result.text = Some(text),
-        Err(e) => {
-            result.changes.clear();
-            result.findings.push(format!("pattern-instanceof: {e}"));
-        }
-    }
-    result
+    })
 }
 
 /// `if (x instanceof T) { T v = (T) x; ...`: where the binding goes, its name, and the

@@ -9,44 +9,26 @@
 
 use tree_sitter::Node;
 
-use crate::edit::{self, Edit, indent_at, line_ending};
+use crate::edit::{Edit, indent_at, line_ending};
 use crate::java_syntax::{self, text};
 use crate::recipes::FileResult;
 
 pub fn rewrite(src: &str) -> FileResult {
-    let mut result = FileResult::default();
-    let Some(parsed) = java_syntax::parse(src) else {
-        return result;
-    };
-    if parsed.syntax_error.is_some() {
-        return result;
-    }
-    let mut edits: Vec<Edit> = Vec::new();
-    java_syntax::walk(parsed.tree.root_node(), |n| {
+    super::rewrite_nodes(src, "switch-expressions", |n, rw| {
         let statement = n.kind() == "switch_expression"
             && n.parent()
                 .is_some_and(|p| matches!(p.kind(), "block" | "switch_block_statement_group"));
-        if !statement || edits.iter().any(|e| e.range.end > n.start_byte()) {
+        if !statement || rw.overlaps(&n.byte_range()) {
             return;
         }
         if let Some((form, text)) = convert(n, src) {
-            result.changes.push(format!(
+            rw.changes.push(format!(
                 "switch-expressions: line {}: {form} switch -> switch expression",
                 n.start_position().row + 1
             ));
-            edits.push(Edit::replace(n.byte_range(), text));
+            rw.edits.push(Edit::replace(n.byte_range(), text));
         }
-    });
-    if !edits.is_empty() {
-        match edit::apply(src, &edits) {
-            Ok(t) => result.text = Some(t),
-            Err(e) => {
-                result.changes.clear();
-                result.findings.push(format!("switch-expressions: {e}"));
-            }
-        }
-    }
-    result
+    })
 }
 
 /// One arm: its labels (`None` for default) and the statements it runs.

@@ -9,20 +9,12 @@
 
 use tree_sitter::Node;
 
-use crate::edit::{self, Edit, indent_at, line_ending};
-use crate::java_syntax::{self, text};
+use crate::edit::{Edit, indent_at, line_ending};
+use crate::java_syntax::text;
 use crate::recipes::FileResult;
 
 pub fn rewrite(src: &str) -> FileResult {
-    let mut result = FileResult::default();
-    let Some(parsed) = java_syntax::parse(src) else {
-        return result;
-    };
-    if parsed.syntax_error.is_some() {
-        return result;
-    }
-    let mut edits = Vec::new();
-    java_syntax::walk(parsed.tree.root_node(), |n| {
+    super::rewrite_nodes(src, "text-blocks", |n, rw| {
         if !is_concat(n) || n.parent().is_some_and(is_concat) {
             return;
         }
@@ -31,24 +23,14 @@ pub fn rewrite(src: &str) -> FileResult {
             return;
         }
         if let Some(block) = text_block(&parts, src, n.start_byte()) {
-            result.changes.push(format!(
+            rw.changes.push(format!(
                 "text-blocks: line {}: {} concatenated literals -> text block",
                 n.start_position().row + 1,
                 parts.len()
             ));
-            edits.push(Edit::replace(n.byte_range(), block));
+            rw.edits.push(Edit::replace(n.byte_range(), block));
         }
-    });
-    if !edits.is_empty() {
-        match edit::apply(src, &edits) {
-            Ok(t) => result.text = Some(t),
-            Err(e) => {
-                result.changes.clear();
-                result.findings.push(format!("text-blocks: {e}"));
-            }
-        }
-    }
-    result
+    })
 }
 
 fn is_concat(n: Node) -> bool {
