@@ -198,6 +198,14 @@ pub fn declared_type_names(root: Node, source: &str) -> Vec<String> {
     names
 }
 
+/// `Base` for `class A extends com.acme.Base<T>`.
+pub fn superclass_name<'s>(class: Node, source: &'s str) -> Option<&'s str> {
+    let sup = class.child_by_field_name("superclass")?;
+    let written = text(sup, source).trim_start_matches("extends").trim();
+    let raw = written.split('<').next().unwrap_or(written).trim();
+    Some(raw.rsplit('.').next().unwrap_or(raw))
+}
+
 pub fn annotations<'t>(modifiers: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = modifiers.walk();
     modifiers

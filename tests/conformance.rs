@@ -106,7 +106,12 @@ fn conformance_suite() {
                 continue;
             }
             if kind == "java" {
-                let c = test_checks::compare(Path::new("Case.java"), &case.before, Some(&output));
+                let c = test_checks::compare(
+                    Path::new("Case.java"),
+                    &case.before,
+                    Some(&output),
+                    &Default::default(),
+                );
                 tests_judged += c.tests;
                 for d in c.differences {
                     failures.push(format!(

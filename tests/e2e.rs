@@ -345,8 +345,9 @@ fn rules_categories_junit3_and_deprecated_apis_migrate_and_still_pass() {
     assert_eq!(r["outcome"], "SUCCESS");
     assert_eq!(r["tests"]["invariant"], true);
     let before = r["tests"]["before"].as_object().unwrap();
-    // LedgerTest 3, CodesTest 2, RoundingTest 1 (three invocations), LedgerNestedTest 2.
-    assert_eq!(before.len(), 8, "{before:?}");
+    // LedgerTest 3, CodesTest 2, RoundingTest 1 (three invocations), LedgerNestedTest 2,
+    // PostingTest 2 (one inherited from its JUnit 3 base LedgerFixture).
+    assert_eq!(before.len(), 10, "{before:?}");
     let after = r["tests"]["after"].as_object().unwrap();
     assert_eq!(
         after["com.example.ledger.RoundingTest#roundsHalfUp"],
@@ -378,6 +379,23 @@ fn rules_categories_junit3_and_deprecated_apis_migrate_and_still_pass() {
     );
     let j3 = read(&project.join("src/test/java/com/example/ledger/CodesTest.java"));
     assert!(j3.contains("@BeforeEach") && !j3.contains("extends TestCase"));
+    // A JUnit 3 hierarchy converts as a unit: the base leaves TestCase, the subclass keeps
+    // its base, its super.setUp() (the base's is real) and drops super.tearDown() (TestCase's).
+    let sub = read(&project.join("src/test/java/com/example/ledger/PostingTest.java"));
+    for expected in [
+        "import static org.junit.jupiter.api.Assertions.*;",
+        "extends LedgerFixture",
+        "@BeforeEach\n    @Override\n    protected void setUp() throws Exception {\n        super.setUp();",
+        "@AfterEach\n    protected void tearDown() throws Exception {\n        ledger = null;\n    }",
+        "@Test\n    public void testPostingRounds()",
+        "assertEquals(\"1.01\", ledger.average().toPlainString(), \"rounded\");",
+    ] {
+        assert!(sub.contains(expected), "{expected} missing from\n{sub}");
+    }
+    assert_eq!(
+        after["com.example.ledger.PostingTest#testStartsEmpty"],
+        "passed"
+    );
     let main = read(&project.join("src/main/java/com/example/ledger/Ledger.java"));
     for expected in [
         "setScale(2, RoundingMode.HALF_UP)",

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use uplift::analyze::test_checks;
-use uplift::recipes::junit5::{FileOutcome, migrate, migrate_in};
+use uplift::recipes::junit5::{FileOutcome, Surroundings, migrate, migrate_in};
 
 fn rewritten(src: &str) -> String {
     match migrate(src) {
@@ -14,7 +14,8 @@ fn rewritten(src: &str) -> String {
                 FileOutcome::Unchanged,
                 "second run must change nothing:\n{text}"
             );
-            let checks = test_checks::compare(Path::new("T.java"), src, Some(&text));
+            let checks =
+                test_checks::compare(Path::new("T.java"), src, Some(&text), &Default::default());
             assert_eq!(
                 checks.differences,
                 vec![],
@@ -168,7 +169,11 @@ fn must_not_touch_jupiter_files_other_frameworks_or_broken_files() {
 #[test]
 fn junit3_lifecycle_methods_become_public_only_on_the_module_path() {
     let src = "import junit.framework.TestCase;\n\npublic class ATest extends TestCase {\n    protected void setUp() throws Exception {\n        super.setUp();\n    }\n\n    public void testIt() {\n        assertTrue(true);\n    }\n}\n";
-    let on_module_path = match migrate_in(src, true) {
+    let around = Surroundings {
+        module_path: true,
+        junit3_bases: None,
+    };
+    let on_module_path = match migrate_in(src, around) {
         FileOutcome::Rewritten { text, .. } => text,
         other => panic!("{other:?}"),
     };

@@ -1,11 +1,12 @@
 //! Facts about one Java source file: javax usage, JUnit generation, and its tests.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
-use crate::java_syntax::{self, annotation_name, annotations, modifiers_of, text};
+use crate::java_syntax::{self, annotation_name, annotations, modifiers_of, superclass_name, text};
 
 /// Which JUnit a file is written against.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
@@ -64,7 +65,18 @@ pub struct JavaFacts {
     pub package: String,
     #[serde(default)]
     pub top_level_types: Vec<String>,
+    /// The simple name the first top-level class extends (generics and package dropped).
+    #[serde(default)]
+    pub superclass: Option<String>,
+    /// The JUnit 3 fixture methods (`setUp`, `tearDown`) the first top-level class declares.
+    #[serde(default)]
+    pub fixtures: Vec<String>,
 }
+
+/// The project's JUnit 3 classes by simple name, each with the fixture methods it and its
+/// in-project ancestors declare: what a subclass's `super.setUp()` still reaches once the
+/// hierarchy no longer extends `TestCase`.
+pub type Junit3Bases = BTreeMap<String, BTreeSet<String>>;
 
 const JAKARTA_EE_PACKAGES: &[&str] = &[
     "javax.servlet",
@@ -225,6 +237,12 @@ pub const JUNIT4_UNSUPPORTED: &[&str] = &[
 ];
 
 pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
+    analyze_in(path, source, &Junit3Bases::new())
+}
+
+/// [`analyze`], knowing the project's JUnit 3 classes (`junit3_bases`, simple names): a class
+/// that extends one is a JUnit 3 test class too.
+pub fn analyze_in(path: PathBuf, source: &str, junit3_bases: &Junit3Bases) -> JavaFacts {
     let is_test_source = path.components().any(|c| c.as_os_str() == "test");
     let mut facts = JavaFacts {
         path,
@@ -240,6 +258,8 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
         bytes: source.len(),
         package: String::new(),
         top_level_types: Vec::new(),
+        superclass: None,
+        fixtures: Vec::new(),
     };
     let Some(parsed) = java_syntax::parse(source) else {
         facts.syntax_error = Some("parser gave up".into());
@@ -260,6 +280,14 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
         .filter_map(|n| n.child_by_field_name("name"))
         .map(|n| text(n, source).to_string())
         .collect();
+    let mut c = root.walk();
+    if let Some(class) = root
+        .named_children(&mut c)
+        .find(|n| n.kind() == "class_declaration")
+    {
+        facts.superclass = superclass_name(class, source).map(str::to_string);
+        facts.fixtures = fixture_methods(class, source);
+    }
 
     let mut junit4 = false;
     let mut jupiter = false;
@@ -293,7 +321,7 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
             return;
         }
         let class_name = qualified_class_name(node, source);
-        let is_junit3 = is_junit3_class(node, source);
+        let is_junit3 = extends_junit3(node, source, junit3_bases);
         let Some(body) = node.child_by_field_name("body") else {
             return;
         };
@@ -336,6 +364,31 @@ pub fn analyze(path: PathBuf, source: &str) -> JavaFacts {
     facts.junit4_constructs.sort();
     facts.junit4_constructs.dedup();
     facts
+}
+
+/// The no-argument `setUp` and `tearDown` methods `class` declares.
+fn fixture_methods(class: Node, source: &str) -> Vec<String> {
+    let Some(body) = class.child_by_field_name("body") else {
+        return Vec::new();
+    };
+    let mut c = body.walk();
+    body.named_children(&mut c)
+        .filter(|m| m.kind() == "method_declaration")
+        .filter(|m| {
+            m.child_by_field_name("parameters")
+                .is_some_and(|p| p.named_child_count() == 0)
+        })
+        .filter_map(|m| m.child_by_field_name("name"))
+        .map(|n| text(n, source))
+        .filter(|n| matches!(*n, "setUp" | "tearDown"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `class` extends `TestCase` or one of the project's JUnit 3 classes.
+pub(crate) fn extends_junit3(class: Node, source: &str, junit3_bases: &Junit3Bases) -> bool {
+    is_junit3_class(class, source)
+        || superclass_name(class, source).is_some_and(|s| junit3_bases.contains_key(s))
 }
 
 /// `extends TestCase`: a JUnit 3 class, whose public no-argument `test*` methods are tests.

@@ -160,6 +160,70 @@ impl Fingerprint {
         }
     }
 
+    /// The project's JUnit 3 classes: those extending `TestCase`, and transitively those
+    /// extending one of them, each with the fixtures it and its in-project ancestors declare.
+    pub fn junit3_classes(&self) -> java::Junit3Bases {
+        let files: Vec<&JavaFacts> = self.java_files().collect();
+        let mut out = java::Junit3Bases::new();
+        loop {
+            let mut grew = false;
+            for f in &files {
+                let Some(name) = f.top_level_types.first() else {
+                    continue;
+                };
+                let inherited = match f.superclass.as_deref() {
+                    Some("TestCase") => BTreeSet::new(),
+                    Some(s) => match out.get(s) {
+                        Some(fixtures) => fixtures.clone(),
+                        None => continue,
+                    },
+                    None => continue,
+                };
+                let mut fixtures = inherited;
+                fixtures.extend(f.fixtures.iter().cloned());
+                if out.get(name) != Some(&fixtures) {
+                    out.insert(name.clone(), fixtures);
+                    grew = true;
+                }
+            }
+            if !grew {
+                return out;
+            }
+        }
+    }
+
+    /// The files of each JUnit 3 class hierarchy rooted in the project (a base extending
+    /// `TestCase` and every class below it), which convert as a unit.
+    pub fn junit3_families(&self) -> Vec<Vec<PathBuf>> {
+        let files: Vec<&JavaFacts> = self.java_files().collect();
+        let parent: BTreeMap<&str, &str> = files
+            .iter()
+            .filter_map(|f| {
+                Some((
+                    f.top_level_types.first()?.as_str(),
+                    f.superclass.as_deref()?,
+                ))
+            })
+            .collect();
+        fn root_of<'a>(parent: &BTreeMap<&'a str, &'a str>, mut name: &'a str) -> Option<String> {
+            let mut seen = BTreeSet::new();
+            while let Some(&p) = parent.get(name) {
+                if p == "TestCase" || !seen.insert(name) {
+                    return Some(name.to_string());
+                }
+                name = p;
+            }
+            None
+        }
+        let mut families: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+        for f in &files {
+            if let Some(root) = f.top_level_types.first().and_then(|t| root_of(&parent, t)) {
+                families.entry(root).or_default().push(f.path.clone());
+            }
+        }
+        families.into_values().filter(|f| f.len() > 1).collect()
+    }
+
     /// Every place that sets the Java level seen by `module`.
     pub fn level_sites_for(&self, module: usize) -> Vec<LevelSite> {
         let chain = self.chain(module);
@@ -301,14 +365,28 @@ pub fn analyze(root: &Path, skip_modules: &[String]) -> Result<Fingerprint, Anal
         .map(|m| fp.source_encoding(m))
         .collect();
     let gate = Gate::new(root, Origin::Repository);
+    let none = java::Junit3Bases::new();
     let facts: Vec<(usize, Result<SourceFacts, AnalyzeError>)> = sources
         .into_par_iter()
-        .map(|(i, rel)| (i, analyze_source(&gate, rel, &encodings[i])))
+        .map(|(i, rel)| (i, analyze_source(&gate, rel, &encodings[i], &none)))
         .collect();
     for (i, f) in facts {
         match f? {
             Ok(facts) => fp.modules[i].java_files.push(facts),
             Err(skipped) => fp.warnings.push(skipped),
+        }
+    }
+    // Subclasses of the project's own JUnit 3 classes are JUnit 3 tests as well: read them
+    // again knowing their bases (their test* methods, their JUnit generation).
+    let bases = fp.junit3_classes();
+    for (i, m) in fp.modules.iter_mut().enumerate() {
+        for f in m.java_files.iter_mut().filter(|f| {
+            f.junit == JunitGeneration::None
+                && f.superclass.as_ref().is_some_and(|s| bases.contains_key(s))
+        }) {
+            if let Ok(Ok(again)) = analyze_source(&gate, f.path.clone(), &encodings[i], &bases) {
+                *f = again;
+            }
         }
     }
     for m in &mut fp.modules {
@@ -343,6 +421,7 @@ fn analyze_source(
     gate: &Gate,
     rel: PathBuf,
     encoding: &Result<&'static Encoding, String>,
+    junit3_bases: &java::Junit3Bases,
 ) -> Result<SourceFacts, AnalyzeError> {
     let bytes = gate.read(&rel).map_err(|source| AnalyzeError::Io {
         path: rel.clone(),
@@ -354,12 +433,14 @@ fn analyze_source(
         }
         Err(label) => Err(format!("unsupported source encoding {label:?}")),
     };
-    Ok(text.map(|t| java::analyze(rel.clone(), &t)).map_err(|why| {
-        format!(
-            "{}: {why} (project.build.sourceEncoding); skipped",
-            rel.display()
-        )
-    }))
+    Ok(text
+        .map(|t| java::analyze_in(rel.clone(), &t, junit3_bases))
+        .map_err(|why| {
+            format!(
+                "{}: {why} (project.build.sourceEncoding); skipped",
+                rel.display()
+            )
+        }))
 }
 
 /// Reads the reactor from `root/pom.xml`, following `<modules>`.

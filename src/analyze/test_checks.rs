@@ -18,7 +18,7 @@ use std::path::Path;
 
 use tree_sitter::Node;
 
-use super::java::{is_junit3_class, qualified_class_name, test_kind};
+use super::java::{Junit3Bases, extends_junit3, qualified_class_name, test_kind};
 use crate::java_syntax::{self, annotation_name, annotations, field_text, modifiers_of, text};
 use crate::journal::TestCheckDifference;
 
@@ -39,13 +39,20 @@ pub struct Comparison {
 }
 
 /// Compares what every test in `before` checks with what it checks in `after` (`None`:
-/// the file was deleted).
-pub fn compare(path: &Path, before: &str, after: Option<&str>) -> Comparison {
-    let Some(old) = read(before) else {
+/// the file was deleted). `junit3_bases`: the project's JUnit 3 classes, whose subclasses
+/// are JUnit 3 tests that inherit its message-first assertions.
+pub fn compare(
+    path: &Path,
+    before: &str,
+    after: Option<&str>,
+    junit3_bases: &Junit3Bases,
+) -> Comparison {
+    let checks_of = |s: &str| read(s, junit3_bases);
+    let Some(old) = checks_of(before) else {
         return Comparison::default();
     };
     let tests = old.values().filter(|c| c.is_test).count();
-    let new = match after.map(read) {
+    let new = match after.map(checks_of) {
         Some(Some(new)) => new,
         Some(None) => {
             let difference = TestCheckDifference {
@@ -147,13 +154,13 @@ fn multiset_difference<'a>(a: &'a [String], b: &'a [String]) -> (Vec<&'a String>
 }
 
 /// The checks of every method and class in a file; None when it does not parse.
-fn read(source: &str) -> Option<BTreeMap<String, Checks>> {
+fn read(source: &str, junit3_bases: &Junit3Bases) -> Option<BTreeMap<String, Checks>> {
     let parsed = java_syntax::parse(source)?;
     if parsed.syntax_error.is_some() {
         return None;
     }
     let root = parsed.tree.root_node();
-    let file = File::new(root, source);
+    let file = File::new(root, source, junit3_bases);
     let mut out: BTreeMap<String, Checks> = BTreeMap::new();
     java_syntax::walk(root, |node| {
         if !matches!(
@@ -166,7 +173,7 @@ fn read(source: &str) -> Option<BTreeMap<String, Checks>> {
             return;
         }
         let class = qualified_class_name(node, source);
-        let junit3 = is_junit3_class(node, source);
+        let junit3 = extends_junit3(node, source, junit3_bases);
         let mut class_items = Vec::new();
         if let Some(m) = modifiers_of(node) {
             file.annotation_checks(m, &mut class_items);
@@ -233,7 +240,7 @@ struct File<'s> {
 }
 
 impl<'s> File<'s> {
-    fn new(root: Node, src: &'s str) -> Self {
+    fn new(root: Node, src: &'s str, junit3_bases: &Junit3Bases) -> Self {
         let mut f = File {
             src,
             static_members: HashMap::new(),
@@ -257,7 +264,7 @@ impl<'s> File<'s> {
             }
         }
         java_syntax::walk(root, |n| match n.kind() {
-            "class_declaration" => f.inherits_junit3 |= is_junit3_class(n, src),
+            "class_declaration" => f.inherits_junit3 |= extends_junit3(n, src, junit3_bases),
             "field_declaration" => {
                 let ty = field_text(n, "type", src);
                 let set = match ty.rsplit('.').next().unwrap_or(ty) {
@@ -930,11 +937,16 @@ class CalcTest {
 "#;
 
     fn differences(before: &str, after: &str) -> Vec<String> {
-        compare(Path::new("CalcTest.java"), before, Some(after))
-            .differences
-            .iter()
-            .map(|d| format!("{} {}: {} -> {}", d.test, d.change, d.before, d.after))
-            .collect()
+        compare(
+            Path::new("CalcTest.java"),
+            before,
+            Some(after),
+            &Junit3Bases::new(),
+        )
+        .differences
+        .iter()
+        .map(|d| format!("{} {}: {} -> {}", d.test, d.change, d.before, d.after))
+        .collect()
     }
 
     #[test]
@@ -1137,12 +1149,45 @@ public class CalcTest {
             Path::new("A.java"),
             "class A { void f() {} }",
             Some("class A {}"),
+            &Junit3Bases::new(),
         );
         assert_eq!(c, Comparison::default());
-        let broken = compare(Path::new("A.java"), JUPITER, Some("class A {"));
+        let broken = compare(
+            Path::new("A.java"),
+            JUPITER,
+            Some("class A {"),
+            &Junit3Bases::new(),
+        );
         assert_eq!(broken.tests, 3);
         assert_eq!(broken.differences[0].change, "does not parse any more");
-        let deleted = compare(Path::new("A.java"), JUPITER, None);
+        let deleted = compare(Path::new("A.java"), JUPITER, None, &Junit3Bases::new());
         assert_eq!(deleted.differences.len(), 3);
+    }
+
+    #[test]
+    fn a_subclass_of_a_project_junit3_base_is_judged_as_junit3() {
+        let before = "public class PostingTest extends LedgerFixture {\n    public void testRounds() {\n        assertEquals(\"rounded\", \"1.01\", total());\n    }\n}\n";
+        let after = "import static org.junit.jupiter.api.Assertions.*;\n\nimport org.junit.jupiter.api.Test;\n\npublic class PostingTest extends LedgerFixture {\n    @Test\n    public void testRounds() {\n        assertEquals(\"1.01\", total(), \"rounded\");\n    }\n}\n";
+        let bases = Junit3Bases::from([("LedgerFixture".to_string(), Default::default())]);
+        let judged = compare(Path::new("PostingTest.java"), before, Some(after), &bases);
+        assert_eq!(judged.tests, 1);
+        assert!(judged.differences.is_empty(), "{:?}", judged.differences);
+        // Unknown as JUnit 3, its test is no test and its message-first call no assertion.
+        let blind = compare(
+            Path::new("PostingTest.java"),
+            before,
+            Some(after),
+            &Junit3Bases::new(),
+        );
+        assert_eq!(blind.tests, 0);
+        // A real change is still one.
+        let changed = after.replace("\"1.01\"", "\"1.02\"");
+        let c = compare(
+            Path::new("PostingTest.java"),
+            before,
+            Some(&changed),
+            &bases,
+        );
+        assert_eq!(c.differences.len(), 1, "{:?}", c.differences);
     }
 }

@@ -17,6 +17,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use crate::analyze::java::Junit3Bases;
 use crate::analyze::test_checks;
 use crate::java_syntax;
 use crate::journal::TestCheckDifference;
@@ -117,8 +118,12 @@ fn join(lines: &[&str]) -> String {
 }
 
 /// Applies the blocks to the files they name, read through `gate`; the new texts, or why
-/// not.
-pub fn apply(blocks: &[Block], gate: &Gate) -> Result<BTreeMap<PathBuf, String>, Rejected> {
+/// not. `junit3_bases`: the project's JUnit 3 classes, for judging what a test checks.
+pub fn apply(
+    blocks: &[Block],
+    gate: &Gate,
+    junit3_bases: &Junit3Bases,
+) -> Result<BTreeMap<PathBuf, String>, Rejected> {
     let mut files: BTreeMap<PathBuf, (String, String)> = BTreeMap::new();
     for b in blocks {
         gate.resolve(&b.path).map_err(Rejected::Refused)?;
@@ -147,7 +152,7 @@ pub fn apply(blocks: &[Block], gate: &Gate) -> Result<BTreeMap<PathBuf, String>,
         if java_syntax::parse(after).is_none_or(|p| p.syntax_error.is_some()) {
             return Err(Rejected::Unparseable { path: path.clone() });
         }
-        let differences = test_checks::compare(path, before, Some(after)).differences;
+        let differences = test_checks::compare(path, before, Some(after), junit3_bases).differences;
         if !differences.is_empty() {
             return Err(Rejected::WeakensTests {
                 path: path.clone(),
@@ -179,7 +184,11 @@ mod tests {
 
     fn check(answer: &str) -> Result<BTreeMap<PathBuf, String>, Rejected> {
         let dir = project();
-        apply(&parse(answer)?, &Gate::new(dir.path(), Origin::Model))
+        apply(
+            &parse(answer)?,
+            &Gate::new(dir.path(), Origin::Model),
+            &Junit3Bases::new(),
+        )
     }
 
     #[test]
@@ -244,14 +253,14 @@ mod tests {
         let gate = Gate::new(dir.path(), Origin::Model);
         let through_link =
             "FILE: notes/README.txt\n<<<<<<< SEARCH\noutside\n=======\npwned\n>>>>>>> REPLACE\n";
-        let err = apply(&parse(through_link).unwrap(), &gate).unwrap_err();
+        let err = apply(&parse(through_link).unwrap(), &gate, &Junit3Bases::new()).unwrap_err();
         assert!(
             matches!(&err, Rejected::Refused(r) if r.reason == Reason::Symlink { link: "notes".into() }),
             "{err}"
         );
         assert!(err.to_string().contains("symbolic link notes"), "{err}");
         let git = "FILE: .git/config\n<<<<<<< SEARCH\n[core]\n=======\n[core]\n\thooksPath = /tmp/h\n>>>>>>> REPLACE\n";
-        let err = apply(&parse(git).unwrap(), &gate).unwrap_err();
+        let err = apply(&parse(git).unwrap(), &gate, &Junit3Bases::new()).unwrap_err();
         assert!(
             matches!(&err, Rejected::Refused(r) if r.reason == Reason::GitDir),
             "{err}"

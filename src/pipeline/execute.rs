@@ -64,13 +64,14 @@ pub fn execute(
         })
         .flat_map(|m| m.java_files.iter().map(|f| f.path.as_path()))
         .collect();
+    let junit3_bases = fp.junit3_classes();
     // Java files first, in parallel: their results decide the pom side (vintage or not).
     let java_files: Vec<PathBuf> = tasks
         .iter()
         .filter(|t| t.recipes.iter().any(|r| r == recipes::JUNIT4_TO_JUPITER))
         .flat_map(|t| t.files.clone())
         .collect();
-    let results: HashMap<PathBuf, (String, FileOutcome)> = java_files
+    let mut results: HashMap<PathBuf, (String, FileOutcome)> = java_files
         .par_iter()
         .map(|rel| {
             if let Some(reason) = kept.get(rel) {
@@ -81,7 +82,13 @@ pub fn execute(
             }
             let outcome = match overlay.text(rel) {
                 Ok(src) => {
-                    let out = junit5::migrate_in(&src, module_path.contains(rel.as_path()));
+                    let out = junit5::migrate_in(
+                        &src,
+                        junit5::Surroundings {
+                            module_path: module_path.contains(rel.as_path()),
+                            junit3_bases: Some(&junit3_bases),
+                        },
+                    );
                     (src, out)
                 }
                 Err(e) => (
@@ -94,6 +101,26 @@ pub fn execute(
             (rel.clone(), outcome)
         })
         .collect();
+    // A JUnit 3 hierarchy converts as a unit: a base that no longer extends TestCase would
+    // leave a subclass still on JUnit 3 without its test runner, and the other way round.
+    for family in fp.junit3_families() {
+        let stays = family.iter().find_map(|f| match results.get(f) {
+            Some((_, FileOutcome::LeftOnJunit4 { reason })) => Some(format!(
+                "its JUnit 3 hierarchy stays on JUnit 4 ({}: {reason})",
+                f.display()
+            )),
+            _ => None,
+        });
+        if let Some(reason) = stays {
+            for f in &family {
+                if let Some((_, out @ FileOutcome::Rewritten { .. })) = results.get_mut(f) {
+                    *out = FileOutcome::LeftOnJunit4 {
+                        reason: reason.clone(),
+                    };
+                }
+            }
+        }
+    }
     // JUnit 3 files and JUnit 4 files the recipe did not convert keep the vintage engine,
     // in their module and in every in-repository ancestor their JUnit may come from.
     let left_on_junit4 = |f: &&crate::analyze::java::JavaFacts| match f.junit {

@@ -158,7 +158,7 @@ impl Run<'_> {
             }
             let gate =
                 Gate::new(&self.opts.root, Origin::Example).only(std::slice::from_ref(first));
-            if let Ok(out) = edits::apply(&blocks, &gate) {
+            if let Ok(out) = edits::apply(&blocks, &gate, &self.junit3_bases()) {
                 return self
                     .write_fix(
                         rule,
@@ -260,7 +260,7 @@ impl Run<'_> {
             self.fix.last_edit_hash = hash(&blocks_text(&blocks));
             let editable = self.editable_files();
             let gate = Gate::new(&self.opts.root, Origin::Model).only(&editable);
-            let out = edits::apply(&blocks, &gate)?;
+            let out = edits::apply(&blocks, &gate, &self.junit3_bases())?;
             Ok((blocks, out))
         });
         match checked {

@@ -9,6 +9,7 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::Run;
+use crate::analyze::java::Junit3Bases;
 use crate::analyze::test_checks;
 use crate::journal::{Category, Stage, StepResult};
 use crate::recipes::java_rules::JavaRecipe;
@@ -21,12 +22,13 @@ pub(super) fn judge(
     originals: &BTreeMap<PathBuf, String>,
     current: impl Fn(&Path) -> Option<String>,
     equivalent: impl Fn(&str) -> String,
+    junit3_bases: &Junit3Bases,
 ) -> StepResult {
     let mut tests = 0;
     let mut differences = Vec::new();
     for (path, before) in originals {
         let before = equivalent(before);
-        let c = test_checks::compare(path, &before, current(path).as_deref());
+        let c = test_checks::compare(path, &before, current(path).as_deref(), junit3_bases);
         tests += c.tests;
         differences.extend(c.differences);
     }
@@ -56,6 +58,14 @@ impl Run<'_> {
         move |p| overlay.text(p).ok()
     }
 
+    /// The project's JUnit 3 classes, as the fingerprint found them.
+    pub(super) fn junit3_bases(&self) -> Junit3Bases {
+        self.fingerprint
+            .as_ref()
+            .map(|fp| fp.junit3_classes())
+            .unwrap_or_default()
+    }
+
     /// Records the comparison of every changed Java file with its original.
     pub(super) async fn check_invariance(
         &mut self,
@@ -76,7 +86,9 @@ impl Run<'_> {
                 recipe.apply(&text).text.unwrap_or(text)
             })
         };
-        let result = tokio::task::block_in_place(|| judge(&self.originals, current, equivalent));
+        let bases = self.junit3_bases();
+        let result =
+            tokio::task::block_in_place(|| judge(&self.originals, current, equivalent, &bases));
         self.state.checks_changed = matches!(
             &result,
             StepResult::InvarianceChecked { differences, .. } if !differences.is_empty()
@@ -108,6 +120,7 @@ mod tests {
 
     #[test]
     fn judges_every_changed_file_against_its_first_original() {
+        let none = Junit3Bases::new();
         let mut originals = BTreeMap::new();
         let test =
             "class ATest {\n  @org.junit.jupiter.api.Test void a() { assertEquals(4, f()); }\n}\n";
@@ -116,7 +129,12 @@ mod tests {
         remember(&mut originals, Path::new("ATest.java"), "class ATest {}");
         remember(&mut originals, Path::new("pom.xml"), "<project/>");
         assert_eq!(originals.len(), 1);
-        let same = judge(&originals, |_| Some(test.to_string()), str::to_string);
+        let same = judge(
+            &originals,
+            |_| Some(test.to_string()),
+            str::to_string,
+            &none,
+        );
         assert_eq!(
             same,
             StepResult::InvarianceChecked {
@@ -129,6 +147,7 @@ mod tests {
             &originals,
             |_| Some(test.replace("4,", "30,")),
             str::to_string,
+            &none,
         );
         let StepResult::InvarianceChecked { differences, .. } = weakened else {
             panic!("a comparison");
@@ -139,6 +158,7 @@ mod tests {
 
     #[test]
     fn a_builtin_api_rewrite_inside_an_assertion_is_not_a_difference() {
+        let none = Junit3Bases::new();
         let wrappers = crate::recipes::java_rules::BUILTIN_SOURCES
             .iter()
             .map(|s| JavaRecipe::parse(s).unwrap())
@@ -148,13 +168,13 @@ mod tests {
         let after = before.replace("new Integer(12)", "Integer.valueOf(12)");
         let mut originals = BTreeMap::new();
         remember(&mut originals, Path::new("ATest.java"), before);
-        let plain = judge(&originals, |_| Some(after.clone()), str::to_string);
+        let plain = judge(&originals, |_| Some(after.clone()), str::to_string, &none);
         assert!(
             matches!(&plain, StepResult::InvarianceChecked { differences, .. } if differences.len() == 1),
             "without the recipe the change counts: {plain:?}"
         );
         let equivalent = |src: &str| wrappers.apply(src).text.unwrap_or_else(|| src.to_string());
-        let judged = judge(&originals, |_| Some(after.clone()), equivalent);
+        let judged = judge(&originals, |_| Some(after.clone()), equivalent, &none);
         assert!(
             matches!(&judged, StepResult::InvarianceChecked { differences, .. } if differences.is_empty()),
             "{judged:?}"

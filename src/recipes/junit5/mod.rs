@@ -14,7 +14,7 @@ use tree_sitter::Node;
 use crate::edit::{self, Edit, indent_at, line_ending, whole_line};
 
 mod structure;
-use crate::java_syntax::{self, Import, annotation_name, field_text, text};
+use crate::java_syntax::{self, Import, annotation_name, field_text, superclass_name, text};
 use structure::Structure;
 
 #[derive(Debug, Deserialize)]
@@ -197,14 +197,35 @@ struct Rewriter<'a> {
     imports_needed: Vec<String>,
 }
 
-/// Runs the recipe on one file of a project whose tests run on the class path.
-pub fn migrate(src: &str) -> FileOutcome {
-    migrate_in(src, false)
+/// What the recipe knows of the project around a file.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Surroundings<'a> {
+    /// The file's Maven module has a `module-info.java`: its tests run inside the module.
+    pub module_path: bool,
+    /// The project's JUnit 3 classes: extending one makes a JUnit 3 test.
+    pub junit3_bases: Option<&'a crate::analyze::java::Junit3Bases>,
 }
 
-/// Runs the recipe on one file; `module_path`: its Maven module has a `module-info.java`,
-/// so its tests run inside the named module.
-pub fn migrate_in(src: &str, module_path: bool) -> FileOutcome {
+/// Runs the recipe on one file, knowing nothing of the project around it.
+pub fn migrate(src: &str) -> FileOutcome {
+    migrate_in(src, Surroundings::default())
+}
+
+/// A top-level class of the file extends one of the project's JUnit 3 classes: it is a
+/// JUnit 3 test without importing anything of JUnit.
+fn extends_junit3_base(root: Node, src: &str, around: Surroundings) -> bool {
+    let Some(bases) = around.junit3_bases else {
+        return false;
+    };
+    let mut c = root.walk();
+    root.named_children(&mut c).any(|n| {
+        n.kind() == "class_declaration"
+            && superclass_name(n, src).is_some_and(|b| bases.contains_key(b))
+    })
+}
+
+/// Runs the recipe on one file of a project.
+pub fn migrate_in(src: &str, around: Surroundings) -> FileOutcome {
     let Some(parsed) = java_syntax::parse(src) else {
         return FileOutcome::SyntaxError {
             message: "parser gave up".into(),
@@ -224,11 +245,12 @@ pub fn migrate_in(src: &str, module_path: bool) -> FileOutcome {
             "org.junit.Assert.",
         ]
         .iter()
-        .any(|needle| in_code(root, src, needle).next().is_some());
+        .any(|needle| in_code(root, src, needle).next().is_some())
+        || extends_junit3_base(root, src, around);
     if !uses_junit4 {
         return FileOutcome::Unchanged;
     }
-    let structure = match Structure::analyze(root, src, module_path) {
+    let structure = match Structure::analyze(root, src, around) {
         Ok(s) => s,
         Err(reason) => return FileOutcome::LeftOnJunit4 { reason },
     };

@@ -14,12 +14,16 @@
 //! | `@Rule Timeout`                            | class-level `@Timeout`                          |
 //! | `@Rule ExpectedException`                  | `assertThrows` around the statements after the expectations |
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use tree_sitter::Node;
 
+use super::Surroundings;
+
 use crate::edit::{Edit, indent_at, line_ending};
-use crate::java_syntax::{self, annotation_name, annotations, field_text, modifiers_of, text};
+use crate::java_syntax::{
+    self, annotation_name, annotations, field_text, modifiers_of, superclass_name, text,
+};
 
 /// What the structural pass decided.
 #[derive(Default)]
@@ -125,9 +129,9 @@ fn separator(src: &str, a: Node) -> String {
 }
 
 impl Structure {
-    pub fn analyze(root: Node, src: &str, module_path: bool) -> Result<Self, String> {
+    pub fn analyze(root: Node, src: &str, around: Surroundings) -> Result<Self, String> {
         let mut s = Structure {
-            module_path,
+            module_path: around.module_path,
             ..Structure::default()
         };
         let mut classes = Vec::new();
@@ -140,13 +144,18 @@ impl Structure {
         for &class in &classes {
             s.class_annotations(class, src)?;
             s.rules(class, src)?;
-            if let Some(sup) = class.child_by_field_name("superclass")
-                && matches!(
+            if let Some(sup) = class.child_by_field_name("superclass") {
+                if matches!(
                     text(sup, src).trim_start_matches("extends").trim(),
                     "TestCase" | "junit.framework.TestCase"
-                )
-            {
-                s.junit3_class(class, sup, src)?;
+                ) {
+                    s.junit3_class(class, Ok(sup), src)?;
+                } else if let Some(inherited) = superclass_name(class, src)
+                    .and_then(|b| around.junit3_bases.and_then(|bases| bases.get(b)))
+                {
+                    // Below a project JUnit 3 base converted with it: the superclass stays.
+                    s.junit3_class(class, Err(inherited), src)?;
+                }
             }
         }
         for &m in &methods {
@@ -629,7 +638,14 @@ impl Structure {
     /// setUp/tearDown become `@BeforeEach`/`@AfterEach` without their `super` calls, and
     /// inherited assertions come from Jupiter. Suites, named constructors and other
     /// TestCase API (getName, run ...) are refused.
-    fn junit3_class(&mut self, class: Node, sup: Node, src: &str) -> Result<(), String> {
+    /// `sup`: the `extends TestCase` clause, which goes; or, for a subclass of a project
+    /// JUnit 3 base (whose superclass stays), the fixtures its project ancestors declare.
+    fn junit3_class(
+        &mut self,
+        class: Node,
+        sup: Result<Node, &BTreeSet<String>>,
+        src: &str,
+    ) -> Result<(), String> {
         let body = class
             .child_by_field_name("body")
             .ok_or("class without body")?;
@@ -657,9 +673,16 @@ impl Structure {
         if let Some(p) = problem {
             return Err(p);
         }
-        let before = src[..sup.start_byte()].trim_end().len();
-        self.edits.push(Edit::replace(before..sup.end_byte(), ""));
-        self.remove_import("junit.framework.TestCase");
+        let none = BTreeSet::new();
+        let inherited = match sup {
+            Ok(sup) => {
+                let before = src[..sup.start_byte()].trim_end().len();
+                self.edits.push(Edit::replace(before..sup.end_byte(), ""));
+                self.remove_import("junit.framework.TestCase");
+                &none
+            }
+            Err(inherited) => inherited,
+        };
         let mut c = body.walk();
         for member in body.named_children(&mut c) {
             match member.kind() {
@@ -671,7 +694,7 @@ impl Structure {
                         return Err("JUnit 3 constructor with a test name".into());
                     }
                 }
-                "method_declaration" => self.junit3_method(member, src)?,
+                "method_declaration" => self.junit3_method(member, inherited, src)?,
                 _ => {}
             }
         }
@@ -682,7 +705,14 @@ impl Structure {
         Ok(())
     }
 
-    fn junit3_method(&mut self, m: Node, src: &str) -> Result<(), String> {
+    /// `inherited`: the fixtures the class's project ancestors declare. An `@Override` of, or
+    /// a `super.` call to, any other setUp/tearDown meant TestCase's, which is gone.
+    fn junit3_method(
+        &mut self,
+        m: Node,
+        inherited: &BTreeSet<String>,
+        src: &str,
+    ) -> Result<(), String> {
         let name = field_text(m, "name", src);
         let params = m
             .child_by_field_name("parameters")
@@ -723,12 +753,12 @@ impl Structure {
         let mut annotated = false;
         if let Some(mods) = mods {
             for a in annotations(mods) {
-                let name = simple(annotation_name(a, src));
-                if name == "Override" {
+                let written = simple(annotation_name(a, src));
+                if written == "Override" && annotation != "Test" && !inherited.contains(name) {
                     self.take(a);
                     self.edits.push(removal(src, a));
                 }
-                annotated |= name == annotation || name == twin;
+                annotated |= written == annotation || written == twin;
             }
             if is_static && annotation == "Test" {
                 let mut c = mods.walk();
@@ -764,7 +794,7 @@ impl Structure {
                 }
             }
         }
-        if annotation != "Test" {
+        if annotation != "Test" && !inherited.contains(name) {
             // `super.setUp();` would call a method that no longer exists.
             java_syntax::walk(m, |n| {
                 if n.kind() == "expression_statement"
