@@ -373,6 +373,7 @@ async fn run_app(serve: bool, work: bool) -> anyhow::Result<i32> {
             settings: settings.clone(),
             wake: wake.clone(),
             sandbox,
+            events: Arc::new(crate::commands::Events),
         };
         tasks.push(tokio::spawn(worker::run(ctx, stop_rx.clone())));
     }

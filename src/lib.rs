@@ -8,6 +8,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod edit;
+pub mod evidence;
 pub mod github;
 pub mod java_syntax;
 pub mod journal;

@@ -140,6 +140,7 @@ async fn start_prepared(
                 uplift::build::sandbox::Sandbox::detect(Default::default())
                     .expect("the app tests build in the bubblewrap sandbox"),
             ),
+            events: Arc::new(uplift::commands::Events),
         };
         tokio::spawn(uplift::worker::run(ctx, stop_rx.clone()));
     }

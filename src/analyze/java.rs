@@ -4,6 +4,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::evidence::TestMethod;
 use tree_sitter::Node;
 
 use crate::java_syntax::{self, annotation_name, annotations, modifiers_of, superclass_name, text};
@@ -35,14 +37,6 @@ pub enum RemovedJavaEeModule {
     Annotation,
     XmlBind,
     Activation,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct TestMethod {
-    pub class: String,
-    pub method: String,
-    /// The annotation (or `junit3` naming convention) that makes it a test.
-    pub kind: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

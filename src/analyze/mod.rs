@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use self::java::{JavaFacts, JunitGeneration, RemovedJavaEeModule};
 use self::pom::{Pom, java_release, property_reference};
+pub use crate::evidence::Inventory;
 use crate::repo_path::{self, Gate, Origin, Reason, Refusal};
 use crate::source_encoding;
 use encoding_rs::Encoding;
@@ -85,9 +86,6 @@ pub struct Fingerprint {
     /// outside the root, symbolic links): never read, never rewritten.
     pub refused: Vec<Refusal>,
 }
-
-/// The per-file tests, the static half of the invariance check.
-pub type Inventory = BTreeMap<PathBuf, Vec<java::TestMethod>>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AnalyzeError {

@@ -8,13 +8,13 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
 use super::egress::{self, EgressProxy};
 use super::jdk::Jdk;
 use super::sandbox::{EGRESS_SETTINGS, Isolation, Network, Spec};
+pub use crate::evidence::BuildRun;
 use crate::redact::redact;
 
 /// Variables a build may see; everything else (tokens, keys) is withheld. In the sandbox,
@@ -46,38 +46,6 @@ pub struct MavenRequest<'a> {
     /// The sandbox and what of the host it shows; `None` runs Maven directly on the host
     /// (the CLI where bubblewrap is missing, or the app's explicit unsafe escape hatch).
     pub isolation: Option<&'a Isolation>,
-}
-
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct BuildRun {
-    pub command: String,
-    pub jdk: u32,
-    pub exit_code: Option<i32>,
-    pub timed_out: bool,
-    pub duration_ms: u64,
-    /// `[ERROR]` lines (first 30), redacted.
-    pub errors: Vec<String>,
-    /// Last lines of output, redacted.
-    pub tail: Vec<String>,
-    pub output_bytes: usize,
-    pub output_truncated: bool,
-    /// How the build was isolated (`None`: it ran on the host without a sandbox).
-    #[serde(default)]
-    pub sandbox: Option<String>,
-    /// Destinations the build tried to reach and the egress proxy refused.
-    #[serde(default)]
-    pub egress_refused: Vec<String>,
-    /// javac's deprecation and removal warnings (`file:[line,col] what`), first
-    /// [`MAX_DEPRECATIONS`], redacted: the APIs the code still uses that a release dropped
-    /// or will drop.
-    #[serde(default)]
-    pub deprecations: Vec<String>,
-}
-
-impl BuildRun {
-    pub fn succeeded(&self) -> bool {
-        self.exit_code == Some(0) && !self.timed_out
-    }
 }
 
 #[derive(Debug, thiserror::Error)]

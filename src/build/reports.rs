@@ -1,43 +1,8 @@
 //! Surefire/Failsafe XML reports (`TEST-*.xml`) read into per-test results.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "snake_case")]
-pub enum TestStatus {
-    Passed,
-    Failed,
-    Errored,
-    Skipped,
-}
-
-impl TestStatus {
-    pub fn is_green(self) -> bool {
-        self == TestStatus::Passed
-    }
-}
-
-/// `class#method` -> status, over every module's reports.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-pub struct TestResults {
-    pub tests: BTreeMap<String, TestStatus>,
-    /// Tests that failed in the run and passed when their class ran again on its own:
-    /// flaky, so never counted as a regression (`build::flaky`).
-    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
-    pub flaky: BTreeSet<String>,
-    /// Report files that could not be read, with the reason.
-    pub unreadable: Vec<(PathBuf, String)>,
-    pub report_files: usize,
-}
-
-impl TestResults {
-    pub fn count(&self, status: TestStatus) -> usize {
-        self.tests.values().filter(|s| **s == status).count()
-    }
-}
+pub use crate::evidence::{TestResults, TestStatus};
 
 fn report_dirs(root: &Path) -> Vec<PathBuf> {
     super::output_tree(root)

@@ -1,6 +1,7 @@
 //! Comment commands: parsing, authorisation and one handler per verb.
 
+pub mod events;
 pub mod handlers;
-mod parse;
 
-pub use parse::{Command, ParseError, VERBS, mentions_command, parse};
+pub use crate::github::command::{Command, ParseError, VERBS, mentions_command, parse};
+pub use events::Events;

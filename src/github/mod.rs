@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod client;
+pub mod command;
 pub mod render;
 pub mod webhook;
 

@@ -263,7 +263,7 @@ pub fn parse(event: &str, body: &[u8], app_slug: &str) -> Result<Parsed, Malform
                 return ignored("comment by a bot");
             }
             let body = p.comment.body.unwrap_or_default();
-            if !crate::commands::mentions_command(&body, app_slug) {
+            if !super::command::mentions_command(&body, app_slug) {
                 return ignored("no command");
             }
             Event::IssueComment(CommentEvent {

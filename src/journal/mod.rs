@@ -9,11 +9,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::analyze::Inventory;
-use crate::build::maven::BuildRun;
-use crate::build::reports::TestResults;
-use crate::llm::Usage;
-use crate::pipeline::failure::{Failure, FailureKind};
+use crate::evidence::{BuildRun, Failure, FailureKind, Inventory, TestResults, Usage};
 use crate::repo_path::Refusal;
 
 /// Integer map keys come back from JSON as strings inside an internally tagged enum

@@ -161,7 +161,7 @@ pub fn classify(journal: &Journal) -> OutcomeRecord {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::build::maven::BuildRun;
+    use crate::evidence::BuildRun;
     use crate::journal::{BuildOutcome, Category, Entry, Stage, TestCheckDifference, Validation};
 
     fn entry(stage: Stage, result: StepResult) -> Entry {

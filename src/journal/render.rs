@@ -551,8 +551,8 @@ pub fn tasks_table(journal: &Journal) -> String {
 }
 
 /// (passed, failed or errored, skipped)
-pub fn test_counts(t: &crate::build::reports::TestResults) -> (usize, usize, usize) {
-    use crate::build::reports::TestStatus;
+pub fn test_counts(t: &crate::evidence::TestResults) -> (usize, usize, usize) {
+    use crate::evidence::TestStatus;
     (
         t.count(TestStatus::Passed),
         t.count(TestStatus::Failed) + t.count(TestStatus::Errored),
@@ -562,7 +562,7 @@ pub fn test_counts(t: &crate::build::reports::TestResults) -> (usize, usize, usi
 
 /// The terminal summary printed at the end of `uplift migrate`.
 /// Whether a build ran in the sandbox: a user must know when untrusted code ran unconfined.
-fn isolation(run: &crate::build::maven::BuildRun) -> String {
+fn isolation(run: &crate::evidence::BuildRun) -> String {
     match &run.sandbox {
         Some(how) => format!("sandboxed ({how})"),
         None => {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
-use crate::settings::Secret;
+use crate::secrets::Secret;
 
 use super::LlmError;
 

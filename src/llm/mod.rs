@@ -18,6 +18,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::evidence::Usage;
+
 /// One completion: the prompt is compiled fresh for every call, never a growing chat.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChatRequest {
@@ -25,12 +27,6 @@ pub struct ChatRequest {
     pub user: String,
     pub max_tokens: u32,
     pub temperature: f32,
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-pub struct Usage {
-    pub input_tokens: u64,
-    pub output_tokens: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -2,33 +2,9 @@
 //! reports, so the fix loop knows which gate failed and what to show the next tier.
 //! Each failure carries its normalized signature for retrieval and the error history.
 
-use serde::{Deserialize, Serialize};
-
 use crate::build::maven::BuildRun;
+pub use crate::evidence::{Failure, FailureKind};
 use crate::knowledge::signature::normalize;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FailureKind {
-    /// The pom or dependency resolution (nothing compiled).
-    Pom,
-    /// javac errors.
-    Compile,
-    /// Tests ran and some that were green are not.
-    Test,
-    /// The machine: timeout, missing JDK, out of memory, network.
-    Environment,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Failure {
-    pub kind: FailureKind,
-    /// The error lines that matter, redacted already by the runner.
-    pub errors: Vec<String>,
-    pub signature: String,
-    /// `path:line` of the first compiler error, when there is one.
-    pub location: Option<String>,
-}
 
 const ENVIRONMENT: &[&str] = &[
     "OutOfMemoryError",

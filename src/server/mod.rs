@@ -20,7 +20,7 @@ use sha2::Digest;
 
 use crate::github::webhook::{self, Event, Parsed};
 use crate::metrics::METRICS;
-use crate::settings::Secret;
+use crate::secrets::Secret;
 use crate::store::Store;
 use crate::store::jobs::{JobKind, NewJob};
 

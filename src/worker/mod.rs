@@ -1,11 +1,13 @@
 //! The worker: claims jobs from the shared queue and runs them. Event jobs (a verified webhook:
 //! authorise, react, queue a migration) and migration jobs have their own loops so a long
 //! migration never delays the acknowledgement of a command. A heartbeat extends each lease;
-//! a job whose worker died is claimed again when its lease expires.
+//! a job whose worker died is claimed again when its lease expires. Event jobs are handled
+//! by the layer above (`commands`) through [`EventHandler`]; the worker runs migrations.
 
-mod events;
 pub mod migrate;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -44,6 +46,18 @@ pub struct Context {
     pub wake: Arc<Notify>,
     /// The build sandbox, checked at start-up; `None` only with `UPLIFT_UNSAFE_NO_SANDBOX=1`.
     pub sandbox: Option<Sandbox>,
+    /// What event jobs do (comments, buttons, installations, pushes).
+    pub events: Arc<dyn EventHandler>,
+}
+
+/// Handles one event job. The command layer above the worker implements it, so the worker
+/// queues, leases and retries event jobs without knowing their handlers.
+pub trait EventHandler: Send + Sync {
+    fn handle<'a>(
+        &'a self,
+        ctx: &'a Context,
+        job: &'a JobRow,
+    ) -> Pin<Box<dyn Future<Output = anyhow::Result<Ended>> + Send + 'a>>;
 }
 
 /// How a job ended, as the handler reports it.
@@ -146,7 +160,7 @@ async fn run_one(ctx: &Context, job: JobRow, owner: &str) {
     tracing::info!(attempt = job.attempts, "job started");
     let work = async {
         match job.kind.as_str() {
-            "event" => events::handle(ctx, &job).await,
+            "event" => ctx.events.handle(ctx, &job).await,
             _ => migrate::run(ctx, &job, cancel_rx).await,
         }
     };

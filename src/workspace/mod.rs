@@ -10,7 +10,7 @@ use git2::{
     build::RepoBuilder,
 };
 
-use crate::settings::Secret;
+use crate::secrets::Secret;
 
 pub const BRANCH_PREFIX: &str = "uplift/java-";
 

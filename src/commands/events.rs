@@ -1,15 +1,31 @@
-//! Acting on one verified webhook event.
+//! Acting on one verified webhook event: the worker's [`EventHandler`].
 
-use crate::commands::handlers;
+use std::future::Future;
+use std::pin::Pin;
+
+use super::handlers;
 use crate::config::{Config, REPO_CONFIG_PATH};
 use crate::github::api::{CheckOutput, CheckRun, CheckStatus, Conclusion};
 use crate::github::client::ApiError;
 use crate::github::webhook::{CheckRunAction, Event};
 use crate::store::jobs::{FinalState, JobRow};
 
-use super::{Context, Ended};
+use crate::worker::{Context, Ended, EventHandler, MigrateRequest};
 
-pub async fn handle(ctx: &Context, job: &JobRow) -> anyhow::Result<Ended> {
+/// The event handler the worker is given.
+pub struct Events;
+
+impl EventHandler for Events {
+    fn handle<'a>(
+        &'a self,
+        ctx: &'a Context,
+        job: &'a JobRow,
+    ) -> Pin<Box<dyn Future<Output = anyhow::Result<Ended>> + Send + 'a>> {
+        Box::pin(handle(ctx, job))
+    }
+}
+
+async fn handle(ctx: &Context, job: &JobRow) -> anyhow::Result<Ended> {
     let event: Event = serde_json::from_value(job.payload.clone())?;
     let done = |what: &str| Ok(Ended::Finished(FinalState::Done, what.to_string()));
     let result = match event {
@@ -174,7 +190,7 @@ async fn on_config_push(
         ctx,
         installation,
         repo,
-        super::MigrateRequest {
+        MigrateRequest {
             issue: None,
             comment_id: None,
             requested_by: "config".into(),

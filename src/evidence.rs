@@ -1,0 +1,114 @@
+//! What a run observes and its journal keeps: build runs, test results, model usage,
+//! classified failures and the test inventory. Plain data at the bottom of the module
+//! graph, so the journal records it without depending on the stages that produce it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct BuildRun {
+    pub command: String,
+    pub jdk: u32,
+    pub exit_code: Option<i32>,
+    pub timed_out: bool,
+    pub duration_ms: u64,
+    /// `[ERROR]` lines (first 30), redacted.
+    pub errors: Vec<String>,
+    /// Last lines of output, redacted.
+    pub tail: Vec<String>,
+    pub output_bytes: usize,
+    pub output_truncated: bool,
+    /// How the build was isolated (`None`: it ran on the host without a sandbox).
+    #[serde(default)]
+    pub sandbox: Option<String>,
+    /// Destinations the build tried to reach and the egress proxy refused.
+    #[serde(default)]
+    pub egress_refused: Vec<String>,
+    /// javac's deprecation and removal warnings (`file:[line,col] what`), first
+    /// `build::maven::MAX_DEPRECATIONS`, redacted: the APIs the code still uses that a release dropped
+    /// or will drop.
+    #[serde(default)]
+    pub deprecations: Vec<String>,
+}
+
+impl BuildRun {
+    pub fn succeeded(&self) -> bool {
+        self.exit_code == Some(0) && !self.timed_out
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum TestStatus {
+    Passed,
+    Failed,
+    Errored,
+    Skipped,
+}
+
+impl TestStatus {
+    pub fn is_green(self) -> bool {
+        self == TestStatus::Passed
+    }
+}
+
+/// `class#method` -> status, over every module's reports.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct TestResults {
+    pub tests: BTreeMap<String, TestStatus>,
+    /// Tests that failed in the run and passed when their class ran again on its own:
+    /// flaky, so never counted as a regression (`build::flaky`).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub flaky: BTreeSet<String>,
+    /// Report files that could not be read, with the reason.
+    pub unreadable: Vec<(PathBuf, String)>,
+    pub report_files: usize,
+}
+
+impl TestResults {
+    pub fn count(&self, status: TestStatus) -> usize {
+        self.tests.values().filter(|s| **s == status).count()
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// The pom or dependency resolution (nothing compiled).
+    Pom,
+    /// javac errors.
+    Compile,
+    /// Tests ran and some that were green are not.
+    Test,
+    /// The machine: timeout, missing JDK, out of memory, network.
+    Environment,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// The error lines that matter, redacted already by the runner.
+    pub errors: Vec<String>,
+    pub signature: String,
+    /// `path:line` of the first compiler error, when there is one.
+    pub location: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TestMethod {
+    pub class: String,
+    pub method: String,
+    /// The annotation (or `junit3` naming convention) that makes it a test.
+    pub kind: String,
+}
+
+/// The per-file tests, the static half of the invariance check.
+pub type Inventory = BTreeMap<PathBuf, Vec<TestMethod>>;
