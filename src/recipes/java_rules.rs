@@ -347,35 +347,12 @@ impl JavaRecipe {
             .map(|i| Edit::replace(whole_line(src, i.range.clone()), ""))
             .collect();
         let src = edit::apply(src, &removals).unwrap_or_else(|_| src.to_string());
-        let needed: BTreeSet<&String> = fired.iter().flat_map(|r| &r.add_imports).collect();
-        if needed.is_empty() {
-            return src;
-        }
-        let Some(parsed) = java_syntax::parse(&src) else {
-            return src;
-        };
-        let root = parsed.tree.root_node();
-        let imports = java_syntax::imports(root, &src);
-        let eol = line_ending(&src);
-        let text: String = needed
+        let needed: BTreeSet<&str> = fired
             .iter()
-            .filter(|i| !is_imported(&imports, i))
-            .map(|i| format!("{eol}import {i};"))
+            .flat_map(|r| &r.add_imports)
+            .map(String::as_str)
             .collect();
-        if text.is_empty() {
-            return src;
-        }
-        let anchor = imports.last().map(|i| i.range.end).or_else(|| {
-            let mut c = root.walk();
-            root.children(&mut c)
-                .find(|n| n.kind() == "package_declaration")
-                .map(|p| p.end_byte())
-        });
-        let insert = match anchor {
-            Some(at) => Edit::insert(at, text),
-            None => Edit::insert(0, format!("{}{eol}", text.trim_start())),
-        };
-        edit::apply(&src, &[insert]).unwrap_or(src)
+        add_imports(&src, &needed)
     }
 
     pub fn rule_ids(&self) -> impl Iterator<Item = &str> {
@@ -454,6 +431,39 @@ fn one_line(s: &str) -> String {
     } else {
         flat
     }
+}
+
+/// `src` with an import of each of `needed` it lacks, after its last import (or its package
+/// declaration). Shared by the rules and the code transforms.
+pub fn add_imports(src: &str, needed: &BTreeSet<&str>) -> String {
+    if needed.is_empty() {
+        return src.to_string();
+    }
+    let Some(parsed) = java_syntax::parse(src) else {
+        return src.to_string();
+    };
+    let root = parsed.tree.root_node();
+    let imports = java_syntax::imports(root, src);
+    let eol = line_ending(src);
+    let text: String = needed
+        .iter()
+        .filter(|i| !is_imported(&imports, i))
+        .map(|i| format!("{eol}import {i};"))
+        .collect();
+    if text.is_empty() {
+        return src.to_string();
+    }
+    let anchor = imports.last().map(|i| i.range.end).or_else(|| {
+        let mut c = root.walk();
+        root.children(&mut c)
+            .find(|n| n.kind() == "package_declaration")
+            .map(|p| p.end_byte())
+    });
+    let insert = match anchor {
+        Some(at) => Edit::insert(at, text),
+        None => Edit::insert(0, format!("{}{eol}", text.trim_start())),
+    };
+    edit::apply(src, &[insert]).unwrap_or_else(|_| src.to_string())
 }
 
 fn import_text(i: &Import) -> String {

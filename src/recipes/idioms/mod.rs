@@ -1,6 +1,7 @@
 //! Modern-idiom rewrites that need code: several coordinated edits or a computed text a
 //! rule template cannot produce. Each is named by a declarative recipe (`code:` in
-//! `catalog/java/modernize-*.yml`), which carries its description and preconditions.
+//! `catalog/java/modernize-*.yml`), which carries its description and preconditions;
+//! [`transform`] also names the code half of `spring-security-6.yml`.
 
 pub mod pattern_instanceof;
 pub mod switch_expressions;
@@ -18,6 +19,7 @@ pub fn transform(name: &str) -> Option<fn(&str) -> FileResult> {
         "pattern-instanceof" => Some(pattern_instanceof::rewrite),
         "switch-expressions" => Some(switch_expressions::rewrite),
         "text-blocks" => Some(text_blocks::rewrite),
+        "spring-security-6" => Some(super::spring_security::rewrite),
         _ => None,
     }
 }

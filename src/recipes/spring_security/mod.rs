@@ -1,3 +1,7 @@
+//! Spring Security 5 -> 6 in code. [`rewrite`] is the code half of the declarative recipe
+//! `spring-security-6` (lambda DSL, `@Enable*` annotations); [`adapter`] is recipe
+//! `spring-security-filter-chain`.
+//!
 //! Recipe `spring-security-filter-chain`: a `WebSecurityConfigurerAdapter` subclass (removed
 //! in Spring Security 6) becomes plain configuration with beans, for the common shape:
 //!
@@ -6,9 +10,15 @@
 //! * `configure(WebSecurity web)` -> `@Bean WebSecurityCustomizer webSecurityCustomizer()`
 //!   returning `web -> { .. }`
 //!
-//! Anything else the adapter provided (`AuthenticationManagerBuilder`, `super` calls,
-//! `authenticationManagerBean()`) has no mechanical equivalent: the class is left alone and
+//! * `authenticationManagerBean()` returning the adapter's -> a bean taken from
+//!   `AuthenticationConfiguration`
+//!
+//! Anything else the adapter provided (`AuthenticationManagerBuilder`, other `super` calls,
+//! `userDetailsServiceBean()`) has no mechanical equivalent: the class is left alone and
 //! the Spring Security detector hands it to the next tier.
+
+mod annotations;
+mod lambda_dsl;
 
 use tree_sitter::Node;
 
@@ -16,8 +26,46 @@ use crate::edit::{self, Edit, indent_at, line_ending, whole_line};
 use crate::java_syntax::{self, annotation_name, annotations, field_text, modifiers_of, text};
 
 use super::FileResult;
+use super::java_rules::add_imports;
+
+/// `HttpSecurity` chains in the lambda DSL, `@EnableGlobalMethodSecurity` ->
+/// `@EnableMethodSecurity`, and `@Configuration` where Security's annotations carried it.
+pub fn rewrite(src: &str) -> FileResult {
+    let mut result = FileResult::default();
+    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+        return result;
+    };
+    let root = parsed.tree.root_node();
+    let (mut edits, mut changes, mut imports) = lambda_dsl::edits(root, src);
+    let found = annotations::edits(root, src);
+    edits.extend(found.edits);
+    changes.extend(found.changes);
+    imports.extend(found.imports);
+    result.findings = found.findings;
+    if edits.is_empty() {
+        return result;
+    }
+    match edit::apply(src, &edits) {
+        Ok(out) => {
+            let out = add_imports(&out, &imports);
+            if java_syntax::parse(&out).is_some_and(|p| p.syntax_error.is_none()) {
+                result.text = Some(out);
+                result.changes = changes;
+            } else {
+                result
+                    .findings
+                    .push("Spring Security rewrite would not parse; left unchanged".into());
+            }
+        }
+        Err(e) => result
+            .findings
+            .push(format!("Spring Security rewrite: {e}")),
+    }
+    result
+}
 
 const ADAPTER: &str = "WebSecurityConfigurerAdapter";
+const MANAGER_BEAN: &str = "authenticationManagerBean";
 
 pub fn adapter(src: &str) -> FileResult {
     let mut result = FileResult::default();
@@ -67,6 +115,7 @@ pub fn adapter(src: &str) -> FileResult {
         "org.springframework.context.annotation.Bean",
         "org.springframework.security.web.SecurityFilterChain",
         "org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer",
+        "org.springframework.security.config.annotation.authentication.configuration.AuthenticationConfiguration",
     ];
     let imports = java_syntax::imports(root, src);
     let text_after: String = needed
@@ -100,20 +149,46 @@ fn convert(class: Node, src: &str) -> Result<Vec<Edit>, String> {
     let sup = class
         .child_by_field_name("superclass")
         .ok_or("no superclass")?;
-    let class_text = text(body, src);
-    for forbidden in [
-        "super.",
-        "authenticationManagerBean",
-        "userDetailsServiceBean",
-    ] {
-        if class_text.contains(forbidden) {
-            return Err(format!("uses {forbidden}"));
-        }
-    }
     let mut edits = vec![Edit::replace(
         src[..sup.start_byte()].trim_end().len()..sup.end_byte(),
         "",
     )];
+    // The adapter's exposed AuthenticationManager: the guide takes it from
+    // AuthenticationConfiguration instead. The override is the only use allowed.
+    let mut exposed = None;
+    let mut c = body.walk();
+    for m in body
+        .named_children(&mut c)
+        .filter(|m| m.kind() == "method_declaration" && field_text(*m, "name", src) == MANAGER_BEAN)
+    {
+        let returns = m
+            .child_by_field_name("body")
+            .map(|b| text(b, src).split_whitespace().collect::<String>());
+        if returns.as_deref() != Some("{returnsuper.authenticationManagerBean();}") {
+            return Err(format!(
+                "{MANAGER_BEAN}() does more than return the adapter's"
+            ));
+        }
+        exposed = Some(m);
+    }
+    let mut class_text = text(body, src).to_string();
+    if let Some(m) = exposed {
+        class_text = class_text.replace(text(m, src), "");
+        let eol = line_ending(src);
+        let indent = indent_at(src, m.start_byte());
+        let inner = format!("{indent}    ");
+        edits.push(Edit::replace(
+            m.byte_range(),
+            format!(
+                "@Bean{eol}{indent}public AuthenticationManager {MANAGER_BEAN}(AuthenticationConfiguration authenticationConfiguration) throws Exception {{{eol}{inner}return authenticationConfiguration.getAuthenticationManager();{eol}{indent}}}"
+            ),
+        ));
+    }
+    for forbidden in ["super.", MANAGER_BEAN, "userDetailsServiceBean"] {
+        if class_text.contains(forbidden) {
+            return Err(format!("uses {forbidden}"));
+        }
+    }
     let mut c = body.walk();
     for m in body
         .named_children(&mut c)
