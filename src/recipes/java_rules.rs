@@ -339,9 +339,10 @@ impl JavaRecipe {
         let root = parsed.tree.root_node();
         let imports = java_syntax::imports(root, src);
         let used = used_names(root, src);
-        let removals: Vec<Edit> = fired
-            .iter()
-            .flat_map(|r| &r.remove_imports)
+        // Several fired rules may drop the same import: each goes once.
+        let dropped: BTreeSet<&String> = fired.iter().flat_map(|r| &r.remove_imports).collect();
+        let removals: Vec<Edit> = dropped
+            .into_iter()
             .filter(|imp| !used.contains(imp.rsplit('.').next().unwrap_or(imp)))
             .flat_map(|imp| imports.iter().filter(move |i| import_text(i) == **imp))
             .map(|i| Edit::replace(whole_line(src, i.range.clone()), ""))
@@ -521,6 +522,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/spring-security-6.yml"),
     include_str!("catalog/java/spring-boot-3-java.yml"),
     include_str!("catalog/java/spring-framework-6.yml"),
+    include_str!("catalog/java/spring-boot-3-libraries.yml"),
     include_str!("catalog/java/jakarta-ee-10-removals.yml"),
     include_str!("catalog/java/modernize-pattern-instanceof.yml"),
     include_str!("catalog/java/modernize-switch-expressions.yml"),
