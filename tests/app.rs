@@ -13,6 +13,8 @@ use serde_json::Value;
 use support::fake_github::{FakeGitHub, State};
 use support::{copy_dir, payloads};
 use tokio::sync::{Notify, watch};
+use uplift::github::GitHub;
+use uplift::github::api::{Annotation, CheckOutput, CheckRun, CheckStatus, RepoApi};
 use uplift::settings::{Secret, Settings};
 use uplift::store::Store;
 
@@ -237,6 +239,16 @@ impl App {
             );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
+    }
+
+    /// The app's GitHub client for REPO, talking to the fake without a server or worker.
+    async fn api(&self) -> RepoApi {
+        let settings = settings(&self.fake, self.dir.path());
+        GitHub::new(&settings)
+            .unwrap()
+            .repo(INSTALLATION as i64, REPO)
+            .await
+            .unwrap()
     }
 
     async fn migrate_jobs(&self) -> Vec<uplift::store::jobs::JobRow> {
@@ -1113,4 +1125,77 @@ async fn a_secret_the_app_holds_is_never_published() {
     let reply = &bot_comments(&state)[0].body;
     assert!(reply.contains("unknown command `[REDACTED]`"), "{reply}");
     assert!(!reply.contains(SECRET), "{reply}");
+}
+
+/// A queued check run on main's head with `annotations` notices.
+fn check_run(app: &App, summary: String, text: String, annotations: u32) -> CheckRun {
+    CheckRun {
+        name: "uplift/migration".into(),
+        head_sha: app.fake.branch_sha(REPO, "main"),
+        status: CheckStatus::Queued,
+        conclusion: None,
+        external_id: "job".into(),
+        details_url: None,
+        completed_at: None,
+        output: CheckOutput {
+            title: "Java 17".into(),
+            summary,
+            text: Some(text),
+            annotations: (1..=annotations)
+                .map(|n| Annotation {
+                    path: format!("src/test/java/T{n}Test.java"),
+                    start_line: 1,
+                    end_line: 1,
+                    annotation_level: "notice",
+                    title: "converted".into(),
+                    message: "JUnit 4 -> Jupiter".into(),
+                })
+                .collect(),
+        },
+        actions: Vec::new(),
+    }
+}
+
+/// GitHub counts a check run's summary and text in bytes (at most 65,535): 40,000 two-byte
+/// characters are cut to fit, at a character boundary, with a visible marker.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_run_output_is_cut_to_githubs_byte_limit() {
+    let app = start("single-junit4", false).await;
+    let api = app.api().await;
+    let run = check_run(&app, "é".repeat(40_000), "ü".repeat(40_000), 0);
+    let id = api
+        .create_check(&run)
+        .await
+        .expect("GitHub accepts the output");
+    api.update_check(id, &run).await.expect("and its update");
+    let state = app.fake.state();
+    let stored = state.check_run(id).unwrap();
+    let summary = stored.summary.as_deref().unwrap();
+    let text = stored.text.as_deref().unwrap();
+    assert!(summary.len() <= 65_535 && summary.ends_with("(truncated)"));
+    assert!(text.len() <= 65_535 && text.ends_with("(truncated; see `uplift report`)"));
+    assert!(summary.starts_with("éé") && text.starts_with("üü"));
+}
+
+/// More than 50 annotations go in follow-up updates, each of which replaces the output: the
+/// text (the tasks table) must survive them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn annotation_batches_keep_the_check_runs_text() {
+    let app = start("single-junit4", false).await;
+    let api = app.api().await;
+    let run = check_run(&app, "summary".into(), "| task | status |".into(), 120);
+    let id = api.create_check(&run).await.unwrap();
+    let state = app.fake.state();
+    let stored = state.check_run(id).unwrap();
+    assert_eq!(stored.annotations.len(), 120);
+    assert_eq!(stored.text.as_deref(), Some("| task | status |"));
+    assert_eq!(stored.summary.as_deref(), Some("summary"));
+
+    let mut done = check_run(&app, "done".into(), "| task | done |".into(), 60);
+    done.head_sha = None;
+    api.update_check(id, &done).await.unwrap();
+    let state = app.fake.state();
+    let stored = state.check_run(id).unwrap();
+    assert_eq!(stored.annotations.len(), 180, "annotations accumulate");
+    assert_eq!(stored.text.as_deref(), Some("| task | done |"));
 }

@@ -36,6 +36,7 @@ use super::payloads::{self, merge, repo_id, split_full_name};
 const DOCS: &str = "https://docs.github.com/rest";
 const RATE_LIMIT: u64 = 5000;
 const MAX_BODY: usize = 65536;
+/// Bytes, not characters: GitHub refuses a longer `output.summary` or `output.text` with 422.
 const MAX_CHECK_TEXT: usize = 65535;
 const REACTIONS: [&str; 8] = [
     "+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes",
@@ -1889,9 +1890,9 @@ fn validate_check_run(
             ));
         };
         for (field, text) in [("summary", Some(summary)), ("text", output.text.as_ref())] {
-            if text.is_some_and(|t| t.chars().count() > MAX_CHECK_TEXT) {
+            if text.is_some_and(|t| t.len() > MAX_CHECK_TEXT) {
                 return Err(ApiError::invalid(format!(
-                    "Invalid request.\n\nOnly {MAX_CHECK_TEXT} characters are allowed; {field} is longer."
+                    "Invalid request.\n\noutput.{field} exceeds a maximum bytesize of {MAX_CHECK_TEXT}."
                 )));
             }
         }
@@ -1963,6 +1964,8 @@ fn apply_check_run(
         "completed" => body.completed_at.or(run.completed_at).or(Some(now)),
         _ => None,
     };
+    // An `output` replaces the previous one as a whole (text omitted: no text), except that
+    // annotations accumulate, as GitHub documents for batches beyond 50.
     if let Some(output) = body.output {
         run.title = output.title;
         run.summary = output.summary;
