@@ -549,7 +549,7 @@ async fn commands_from_users_without_write_access_are_denied() {
     let reader = app
         .command("reader", "CONTRIBUTOR", "@uplift migrate")
         .await;
-    // A stranger: rejected by association, without asking the permission API.
+    // A stranger: the association is no verdict, the permission API says no.
     let stranger = app.command("stranger", "NONE", "@uplift migrate").await;
     let state = app
         .wait_for("both denials", 30, |s| {
@@ -564,14 +564,38 @@ async fn commands_from_users_without_write_access_are_denied() {
             .all(|c| c.body.contains("write access"))
     );
     assert!(app.migrate_jobs().await.is_empty(), "no migration job");
-    let asked: Vec<_> = state
-        .requests
+}
+
+/// Webhooks report a private member of the owning organisation as `NONE` (or `CONTRIBUTOR`),
+/// and the permission API reports a custom role as the base it extends: a custom role on
+/// write may command, one on triage may not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn permission_decides_for_custom_roles_and_private_members() {
+    let app = start("single-junit4", true).await;
+    app.fake.add_custom_role("release-manager", "write");
+    app.fake.add_custom_role("helper", "triage");
+    app.fake
+        .set_permission(REPO, "private-member", "release-manager");
+    app.fake.set_permission(REPO, "helper", "helper");
+    let member = app
+        .command("private-member", "NONE", "@uplift status")
+        .await;
+    let helper = app.command("helper", "CONTRIBUTOR", "@uplift status").await;
+    let state = app
+        .wait_for("both answers", 30, |s| bot_comments(s).len() == 2)
+        .await;
+    assert!(!reactions(&state, member).contains(&"confused".to_string()));
+    assert!(reactions(&state, helper).contains(&"confused".to_string()));
+    let texts: Vec<_> = bot_comments(&state)
         .iter()
-        .filter(|r| r.path.contains("/permission"))
+        .map(|c| c.body.clone())
         .collect();
+    assert!(texts.iter().any(|t| t == "No migrations yet."), "{texts:?}");
     assert!(
-        asked.iter().all(|r| r.path.contains("/reader/")),
-        "{asked:?}"
+        texts
+            .iter()
+            .any(|t| t.contains("@helper") && t.contains("write access")),
+        "{texts:?}"
     );
 }
 

@@ -191,18 +191,19 @@ impl RepoApi {
             .await
     }
 
-    /// The collaborator's role (admin, maintain, write, triage, read, none), cached briefly.
-    pub async fn role(&self, user: &str) -> Result<String, ApiError> {
+    /// The user's base permission on the repository (`admin`, `write`, `read` or `none`),
+    /// cached briefly. GitHub folds maintain into write, triage into read and a custom role
+    /// into the base it extends; `role_name` (absent on older servers) names the role itself.
+    pub async fn permission(&self, user: &str) -> Result<String, ApiError> {
         let key = (self.repo.clone(), user.to_string());
-        if let Some((role, at)) = self.gh.permissions.lock().await.get(&key)
+        if let Some((permission, at)) = self.gh.permissions.lock().await.get(&key)
             && at.elapsed() < PERMISSION_TTL
         {
-            return Ok(role.clone());
+            return Ok(permission.clone());
         }
         #[derive(Deserialize)]
         struct Permission {
             permission: String,
-            role_name: Option<String>,
         }
         let p: Permission = self
             .call(
@@ -211,13 +212,12 @@ impl RepoApi {
                 None,
             )
             .await?;
-        let role = p.role_name.unwrap_or(p.permission);
         self.gh
             .permissions
             .lock()
             .await
-            .insert(key, (role.clone(), Instant::now()));
-        Ok(role)
+            .insert(key, (p.permission.clone(), Instant::now()));
+        Ok(p.permission)
     }
 
     pub async fn react(&self, comment_id: u64, content: &str) -> Result<(), ApiError> {

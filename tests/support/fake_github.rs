@@ -67,8 +67,11 @@ const ANNOTATION_LEVELS: [&str; 3] = ["notice", "warning", "failure"];
 pub struct State {
     pub installations: Vec<Installation>,
     pub repos: Vec<Repo>,
-    /// Role (`admin|maintain|write|triage|read|none`) by (repository full name, user login).
+    /// Role (`admin|maintain|write|triage|read|none` or a custom role) by (repository full
+    /// name, user login).
     pub permissions: BTreeMap<(String, String), String>,
+    /// Custom repository roles: name -> the base role they extend (`read|triage|write|maintain`).
+    pub custom_roles: BTreeMap<String, String>,
     pub issues: Vec<Issue>,
     pub comments: Vec<Comment>,
     pub reactions: Vec<Reaction>,
@@ -370,15 +373,32 @@ impl FakeGitHub {
         });
     }
 
-    /// Gives `user` `role` (`admin|maintain|write|triage|read|none`) on `full_name`; users never
-    /// given one have `none`.
+    /// Gives `user` `role` (`admin|maintain|write|triage|read|none` or a custom role added
+    /// before) on `full_name`; users never given one have `none`.
     pub fn set_permission(&self, full_name: &str, user: &str, role: &str) {
-        assert!(ROLES.contains(&role), "unknown role {role:?}");
-        self.shared
-            .lock()
+        let mut inner = self.shared.lock();
+        assert!(
+            ROLES.contains(&role) || inner.state.custom_roles.contains_key(role),
+            "unknown role {role:?}"
+        );
+        inner
             .state
             .permissions
             .insert((full_name.to_owned(), user.to_owned()), role.to_owned());
+    }
+
+    /// Adds a custom repository role `name` that extends `base` (`read|triage|write|maintain`,
+    /// as GitHub allows).
+    pub fn add_custom_role(&self, name: &str, base: &str) {
+        assert!(
+            ["read", "triage", "write", "maintain"].contains(&base),
+            "a custom role cannot extend {base:?}"
+        );
+        self.shared
+            .lock()
+            .state
+            .custom_roles
+            .insert(name.to_owned(), base.to_owned());
     }
 
     /// Adds a comment written by human `user` and returns its id.
@@ -1183,13 +1203,20 @@ async fn get_permission(
     UrlPath((owner, name, username)): UrlPath<(String, String, String)>,
 ) -> Answer {
     let repo = fake.repo(&token, &owner, &name)?;
-    let role = fake.lock().role(&repo.full_name, &username).to_owned();
-    let permission = match role.as_str() {
+    let (role, base) = {
+        let inner = fake.lock();
+        let role = inner.role(&repo.full_name, &username).to_owned();
+        let base = inner.state.custom_roles.get(&role).cloned();
+        (role.clone(), base.unwrap_or(role))
+    };
+    // `permission` is the base level: maintain reads as write, triage as read, and a custom
+    // role as the role it extends; `role_name` is the role itself.
+    let permission = match base.as_str() {
         "maintain" => "write",
         "triage" => "read",
         other => other,
     };
-    let at_least = |roles: &[&str]| roles.contains(&role.as_str());
+    let at_least = |roles: &[&str]| roles.contains(&base.as_str());
     let mut user = fake.user(&username, "User");
     user["permissions"] = json!({
         "admin": at_least(&["admin"]),
