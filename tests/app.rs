@@ -4,7 +4,9 @@
 
 mod support;
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::process::{Child, Command};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,6 +17,7 @@ use support::{copy_dir, payloads};
 use tokio::sync::{Notify, watch};
 use uplift::github::GitHub;
 use uplift::github::api::{Annotation, CheckOutput, CheckRun, CheckStatus, RepoApi};
+use uplift::github::client::{ApiError, Sleeper};
 use uplift::settings::{Secret, Settings};
 use uplift::store::Store;
 
@@ -243,12 +246,23 @@ impl App {
 
     /// The app's GitHub client for REPO, talking to the fake without a server or worker.
     async fn api(&self) -> RepoApi {
-        let settings = settings(&self.fake, self.dir.path());
-        GitHub::new(&settings)
-            .unwrap()
-            .repo(INSTALLATION as i64, REPO)
+        self.api_with(Arc::new(RecordedWaits::default()), |_| {})
             .await
             .unwrap()
+    }
+
+    /// As [`App::api`], with rate-limit waits recorded in `waits` instead of slept and the
+    /// settings changed by `tweak`.
+    async fn api_with(
+        &self,
+        waits: Arc<RecordedWaits>,
+        tweak: impl FnOnce(&mut Settings),
+    ) -> anyhow::Result<RepoApi> {
+        let mut settings = settings(&self.fake, self.dir.path());
+        tweak(&mut settings);
+        GitHub::with_sleeper(&settings, waits)?
+            .repo(INSTALLATION as i64, REPO)
+            .await
     }
 
     async fn migrate_jobs(&self) -> Vec<uplift::store::jobs::JobRow> {
@@ -265,6 +279,23 @@ impl App {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+}
+
+/// Rate-limit waits the client asked for, none of them slept.
+#[derive(Default)]
+struct RecordedWaits(std::sync::Mutex<Vec<Duration>>);
+
+impl Sleeper for RecordedWaits {
+    fn sleep(&self, wait: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        self.0.lock().unwrap().push(wait);
+        Box::pin(std::future::ready(()))
+    }
+}
+
+impl RecordedWaits {
+    fn take(&self) -> Vec<Duration> {
+        std::mem::take(&mut self.0.lock().unwrap())
     }
 }
 
@@ -1222,4 +1253,68 @@ async fn annotation_batches_keep_the_check_runs_text() {
     let stored = state.check_run(id).unwrap();
     assert_eq!(stored.annotations.len(), 180, "annotations accumulate");
     assert_eq!(stored.text.as_deref(), Some("| task | done |"));
+}
+
+/// GitHub's rate limits, as its best practices ask: `retry-after` is honoured; a secondary
+/// limit without it waits at least a minute; a spent primary limit waits for its reset; and no
+/// wait runs past the job's budget (the server's wall-time ceiling).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_wait_as_github_asks_within_the_jobs_budget() {
+    let app = start("single-junit4", false).await;
+    let waits = Arc::new(RecordedWaits::default());
+    let api = app.api_with(waits.clone(), |_| {}).await.unwrap();
+
+    app.fake.throttle_next(1, None);
+    api.info().await.expect("retried after the wait");
+    assert_eq!(waits.take(), [Duration::from_secs(60)]);
+
+    app.fake.throttle_next(2, Some(7));
+    api.comment(1, "hello")
+        .await
+        .expect("retried after the waits");
+    assert_eq!(waits.take(), [Duration::from_secs(7); 2]);
+
+    app.fake.exhaust_next(1, 120);
+    api.info().await.expect("retried after the reset");
+    let waited = waits.take();
+    assert!(
+        waited.len() == 1 && (118..=121).contains(&waited[0].as_secs()),
+        "{waited:?}"
+    );
+
+    let short = app
+        .api_with(waits.clone(), |s| s.ceilings.max_wall_secs = 30)
+        .await
+        .unwrap();
+    app.fake.throttle_next(1, None);
+    let error = short.info().await.unwrap_err();
+    assert!(matches!(error, ApiError::RateLimited(_)), "{error}");
+    assert!(waits.take().is_empty(), "nothing waited past the budget");
+    assert_eq!(app.fake.state().rate_limited, 5);
+}
+
+/// A renamed repository answers 301 (GET) or 307 (other methods) with the new location; the
+/// client repeats the request there, credentials and body included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_follow_a_renamed_repository() {
+    let app = start("single-junit4", false).await;
+    let api = app.api().await;
+    app.fake.rename_repo(REPO, "acme/calculator");
+    let info = api.info().await.expect("GET follows the 301");
+    assert_eq!(info.default_branch, "main");
+    let id = api.comment(1, "moved").await.expect("POST follows the 307");
+    api.edit_comment(id, "moved, edited")
+        .await
+        .expect("PATCH follows the 307");
+    let state = app.fake.state();
+    let comments = state.comments_on("acme/calculator", 1);
+    assert_eq!(comments.len(), 1);
+    assert_eq!(comments[0].body, "moved, edited");
+    let redirected: Vec<_> = state
+        .requests
+        .iter()
+        .map(|r| (r.method.as_str(), r.status))
+        .filter(|(_, status)| (300..400).contains(status))
+        .collect();
+    assert_eq!(redirected, [("GET", 301), ("POST", 307), ("PATCH", 307)]);
 }

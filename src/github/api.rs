@@ -22,6 +22,8 @@ pub struct RepoApi {
     pub repo: String,
     /// The installation token: given to git for clone/push, never to a build.
     pub token: Secret,
+    /// No rate-limit wait ends after this: the job's wait budget.
+    pub(super) deadline: Instant,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -163,7 +165,7 @@ impl RepoApi {
             b
         });
         self.gh
-            .call(&self.client, method, path, body.as_ref())
+            .call(&self.client, method, path, body.as_ref(), self.deadline)
             .await
     }
 

@@ -8,7 +8,8 @@
 //! under `/repos/{owner}/{repo}`: the repository, `collaborators/{user}/permission`,
 //! `contents/{path}`, issue comments (list, create, get, update, reactions), pulls (list, create,
 //! get, update) and check runs (create, get, update). Anything else is a 404 marked `unrouted` in
-//! the request log.
+//! the request log. A renamed repository's old name is redirected (301 for GET, 307 otherwise);
+//! rate limits are answered on request (`throttle_next`, `exhaust_next`).
 //!
 //! One deliberate difference from api.github.com: pagination `link`s are relative, so that
 //! octocrab follows them here as it does there (see `paginate`).
@@ -446,11 +447,57 @@ impl FakeGitHub {
     }
 
     /// The next `n` authenticated requests (except installation token creation) are answered
-    /// 403 with a secondary rate limit message and `retry-after: retry_after_secs`.
-    pub fn throttle_next(&self, n: usize, retry_after_secs: u64) {
+    /// 403 with a secondary rate limit message, with `retry-after: retry_after_secs` when given
+    /// (GitHub names it only sometimes).
+    pub fn throttle_next(&self, n: usize, retry_after_secs: Option<u64>) {
         let mut inner = self.shared.lock();
         inner.throttle = n;
-        inner.retry_after = retry_after_secs;
+        inner.limit = Limit::Secondary(retry_after_secs);
+    }
+
+    /// The next `n` authenticated requests (except installation token creation) find the
+    /// primary rate limit spent: 403, `x-ratelimit-remaining: 0` and a reset `reset_in_secs`
+    /// from now.
+    pub fn exhaust_next(&self, n: usize, reset_in_secs: i64) {
+        let mut inner = self.shared.lock();
+        inner.throttle = n;
+        inner.limit = Limit::Primary((Utc::now() + Duration::seconds(reset_in_secs)).timestamp());
+    }
+
+    /// Renames repository `old` to `new` (same owner or not), as GitHub does: the id, contents
+    /// and token scopes stay, and requests under the old name are redirected to the new one
+    /// (301 for GET, 307 for other methods, which must be repeated verbatim).
+    pub fn rename_repo(&self, old: &str, new: &str) {
+        split_full_name(new);
+        let mut inner = self.shared.lock();
+        let repo = inner
+            .state
+            .repos
+            .iter_mut()
+            .find(|r| r.full_name == old)
+            .unwrap_or_else(|| panic!("no repository {old}"));
+        repo.full_name = new.to_owned();
+        let state = &mut inner.state;
+        let names = state
+            .tokens
+            .iter_mut()
+            .filter_map(|t| t.repositories.as_mut())
+            .flatten()
+            .chain(state.issues.iter_mut().map(|i| &mut i.repo))
+            .chain(state.comments.iter_mut().map(|c| &mut c.repo))
+            .chain(state.pulls.iter_mut().map(|p| &mut p.repo))
+            .chain(state.check_runs.iter_mut().map(|c| &mut c.repo));
+        for name in names.filter(|n| *n == old) {
+            *name = new.to_owned();
+        }
+        state.permissions = std::mem::take(&mut state.permissions)
+            .into_iter()
+            .map(|((repo, user), role)| {
+                let repo = if repo == old { new.to_owned() } else { repo };
+                ((repo, user), role)
+            })
+            .collect();
+        inner.renamed.push((old.to_owned(), new.to_owned()));
     }
 
     /// A copy of everything the fake holds and has seen.
@@ -474,9 +521,26 @@ struct Inner {
     state: State,
     next_id: u64,
     throttle: usize,
-    retry_after: u64,
+    limit: Limit,
+    /// Renamed repositories: (old full name, new full name).
+    renamed: Vec<(String, String)>,
     /// Requests made per credential, for the `x-ratelimit-*` headers.
     used: HashMap<String, u64>,
+}
+
+/// The rate limit throttled requests are answered with.
+#[derive(Clone, Copy, Debug)]
+enum Limit {
+    /// A secondary limit, with its `retry-after` seconds if any.
+    Secondary(Option<u64>),
+    /// The primary limit spent until this reset time (seconds since the epoch).
+    Primary(i64),
+}
+
+impl Default for Limit {
+    fn default() -> Self {
+        Limit::Secondary(None)
+    }
 }
 
 /// An installation token that authenticated the request, as a request extension.
@@ -486,6 +550,10 @@ struct Token {
     installation_id: u64,
     repositories: Option<Vec<String>>,
 }
+
+/// Marks a response to a request that found the primary rate limit spent, with its reset.
+#[derive(Clone, Copy)]
+struct Spent(i64);
 
 /// Marks the catch-all's responses, so the request log can tell them apart.
 #[derive(Clone)]
@@ -582,6 +650,45 @@ impl Shared {
         } else {
             Ok(())
         }
+    }
+
+    /// GitHub's answer to a request under a renamed repository's old name: a redirect to the
+    /// same path under the new name.
+    fn redirect(
+        &self,
+        method: &axum::http::Method,
+        path: &str,
+        query: Option<&str>,
+    ) -> Option<Response> {
+        let rest = path.strip_prefix("/repos/")?;
+        let mut parts = rest.splitn(3, '/');
+        let (owner, name) = (parts.next()?, parts.next()?);
+        let tail = parts.next().map_or(String::new(), |t| format!("/{t}"));
+        let old = format!("{owner}/{name}");
+        let inner = self.lock();
+        if inner.repo_named(&old).is_some() {
+            return None;
+        }
+        let new = inner
+            .renamed
+            .iter()
+            .rev()
+            .find(|(from, _)| from.eq_ignore_ascii_case(&old))
+            .map(|(_, to)| to.clone())?;
+        let query = query.map_or(String::new(), |q| format!("?{q}"));
+        let location = format!("{}/repos/{new}{tail}{query}", self.url);
+        let status = if method == axum::http::Method::GET {
+            StatusCode::MOVED_PERMANENTLY
+        } else {
+            StatusCode::TEMPORARY_REDIRECT
+        };
+        let message = status.canonical_reason().unwrap_or("Moved Permanently");
+        let mut response = ApiError::new(status, message).into_response();
+        response.headers_mut().insert(
+            header::LOCATION,
+            HeaderValue::from_str(&location).expect("ASCII location"),
+        );
+        Some(response)
     }
 
     /// The repository `owner/name` if `token` may see it, else GitHub's 404.
@@ -1015,16 +1122,32 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, mut request: Request, next: Next) -
         }
         inner.throttle -= 1;
         inner.state.rate_limited += 1;
-        let mut response = ApiError::new(
-            StatusCode::FORBIDDEN,
-            "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
-        )
-        .into_response();
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(inner.retry_after));
-        Some(response)
+        Some(match inner.limit {
+            Limit::Secondary(retry_after) => {
+                let mut response = ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+                )
+                .into_response();
+                if let Some(secs) = retry_after {
+                    response
+                        .headers_mut()
+                        .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                }
+                response
+            }
+            Limit::Primary(reset) => {
+                let mut response = ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "API rate limit exceeded for installation.",
+                )
+                .into_response();
+                response.extensions_mut().insert(Spent(reset));
+                response
+            }
+        })
     });
+    let early = early.or_else(|| fake.redirect(&method, &path, query.as_deref()));
     if let AuthKind::Installation(installation_id) = auth {
         let repositories = fake
             .lock()
@@ -1048,13 +1171,17 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, mut request: Request, next: Next) -
     let used = inner.used.entry(rate_key).or_default();
     *used += 1;
     let used = *used;
+    let spent = response.extensions().get::<Spent>().map(|s| s.0);
     let headers = response.headers_mut();
     headers.insert("x-ratelimit-limit", HeaderValue::from(RATE_LIMIT));
     headers.insert(
         "x-ratelimit-remaining",
-        HeaderValue::from(RATE_LIMIT.saturating_sub(used)),
+        HeaderValue::from(spent.map_or(RATE_LIMIT.saturating_sub(used), |_| 0)),
     );
-    headers.insert("x-ratelimit-reset", HeaderValue::from(fake.reset_at));
+    headers.insert(
+        "x-ratelimit-reset",
+        HeaderValue::from(spent.unwrap_or(fake.reset_at)),
+    );
     headers.insert("x-ratelimit-used", HeaderValue::from(used));
     headers.insert("x-ratelimit-resource", HeaderValue::from_static("core"));
     let request_id = format!("FAKE:{:08X}", inner.state.requests.len() + 1);
