@@ -1289,8 +1289,12 @@ async fn rate_limits_wait_as_github_asks_within_the_jobs_budget() {
     app.fake.throttle_next(1, None);
     let error = short.info().await.unwrap_err();
     assert!(matches!(error, ApiError::RateLimited(_)), "{error}");
+    // An absurd Retry-After is refused like any wait past the budget, without overflowing.
+    app.fake.throttle_next(1, Some(u64::MAX));
+    let error = api.info().await.unwrap_err();
+    assert!(matches!(error, ApiError::RateLimited(_)), "{error}");
     assert!(waits.take().is_empty(), "nothing waited past the budget");
-    assert_eq!(app.fake.state().rate_limited, 5);
+    assert_eq!(app.fake.state().rate_limited, 6);
 }
 
 /// A renamed repository answers 301 (GET) or 307 (other methods) with the new location; the

@@ -22,8 +22,9 @@ pub struct RepoApi {
     pub repo: String,
     /// The installation token: given to git for clone/push, never to a build.
     pub token: Secret,
-    /// No rate-limit wait ends after this: the job's wait budget.
-    pub(super) deadline: Instant,
+    /// When this job's client was made: its rate-limit waits end within the wait budget from
+    /// here.
+    pub(super) started: Instant,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -165,7 +166,7 @@ impl RepoApi {
             b
         });
         self.gh
-            .call(&self.client, method, path, body.as_ref(), self.deadline)
+            .call(&self.client, method, path, body.as_ref(), self.started)
             .await
     }
 

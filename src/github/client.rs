@@ -89,7 +89,7 @@ pub struct GitHub {
     pub(super) permissions: Mutex<HashMap<(String, String), (String, Instant)>>,
     sleeper: Arc<dyn Sleeper>,
     /// How long a job may spend waiting for rate limits: the server's wall-time ceiling for a
-    /// run, counted from the job's first call.
+    /// run, counted from when the job made its client.
     wait_budget: Duration,
 }
 
@@ -131,8 +131,8 @@ impl GitHub {
         installation: i64,
         full_name: &str,
     ) -> anyhow::Result<super::api::RepoApi> {
-        let deadline = Instant::now() + self.wait_budget;
-        let token = self.token(installation, full_name, deadline).await?;
+        let started = Instant::now();
+        let token = self.token(installation, full_name, started).await?;
         let client = Octocrab::builder()
             .base_uri(self.api_url.as_str())?
             .personal_token(token.expose().to_string())
@@ -142,7 +142,7 @@ impl GitHub {
             client,
             repo: full_name.to_string(),
             token,
-            deadline,
+            started,
         })
     }
 
@@ -150,7 +150,7 @@ impl GitHub {
         &self,
         installation: i64,
         full_name: &str,
-        deadline: Instant,
+        started: Instant,
     ) -> anyhow::Result<Secret> {
         let key = (installation, full_name.to_string());
         if let Some(t) = self.tokens.lock().await.get(&key)
@@ -166,7 +166,7 @@ impl GitHub {
                 Method::POST,
                 &format!("/app/installations/{installation}/access_tokens"),
                 Some(&body),
-                deadline,
+                started,
             )
             .await?;
         let cached = CachedToken {
@@ -177,7 +177,8 @@ impl GitHub {
         Ok(cached.token)
     }
 
-    /// One API call with rate-limit waits (none past `deadline`), redirects followed (a
+    /// One API call with rate-limit waits (none past the wait budget counted from `started`,
+    /// when the job began), redirects followed (a
     /// renamed or transferred repository answers 301, or 307 to other methods) and mutation
     /// spacing. Error messages carry GitHub's `message`, never request headers.
     pub(super) async fn call<T: DeserializeOwned>(
@@ -186,7 +187,7 @@ impl GitHub {
         method: Method,
         path: &str,
         body: Option<&serde_json::Value>,
-        deadline: Instant,
+        started: Instant,
     ) -> Result<T, ApiError> {
         let mut path = path.to_string();
         let mut redirects = 0;
@@ -243,7 +244,7 @@ impl GitHub {
                     header("x-ratelimit-reset"),
                     &message,
                 ) {
-                    if Instant::now() + wait > deadline {
+                    if started.elapsed().saturating_add(wait) > self.wait_budget {
                         return Err(ApiError::RateLimited(wait));
                     }
                     tracing::warn!(%path, ?wait, "GitHub rate limit; waiting");
