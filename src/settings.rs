@@ -208,7 +208,7 @@ impl Settings {
                     redact::register_url_password(url.expose());
                     url.expose().to_string()
                 }
-                None => format!("sqlite://{}?mode=rwc", data_dir.join("uplift.db").display()),
+                None => format!("sqlite://{}", data_dir.join("uplift.db").display()),
             },
             listen: parsed("UPLIFT_LISTEN", SocketAddr::from(([127, 0, 0, 1], 8080)))?,
             metrics_listen: parsed(

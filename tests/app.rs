@@ -4,7 +4,9 @@
 
 mod support;
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
 use std::process::{Child, Command};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,6 +15,9 @@ use serde_json::Value;
 use support::fake_github::{FakeGitHub, State};
 use support::{copy_dir, payloads};
 use tokio::sync::{Notify, watch};
+use uplift::github::GitHub;
+use uplift::github::api::{Annotation, CheckOutput, CheckRun, CheckStatus, RepoApi};
+use uplift::github::client::{ApiError, Sleeper};
 use uplift::settings::{Secret, Settings};
 use uplift::store::Store;
 
@@ -240,6 +245,27 @@ impl App {
         }
     }
 
+    /// The app's GitHub client for REPO, talking to the fake without a server or worker.
+    async fn api(&self) -> RepoApi {
+        self.api_with(Arc::new(RecordedWaits::default()), |_| {})
+            .await
+            .unwrap()
+    }
+
+    /// As [`App::api`], with rate-limit waits recorded in `waits` instead of slept and the
+    /// settings changed by `tweak`.
+    async fn api_with(
+        &self,
+        waits: Arc<RecordedWaits>,
+        tweak: impl FnOnce(&mut Settings),
+    ) -> anyhow::Result<RepoApi> {
+        let mut settings = settings(&self.fake, self.dir.path());
+        tweak(&mut settings);
+        GitHub::with_sleeper(&settings, waits)?
+            .repo(INSTALLATION as i64, REPO)
+            .await
+    }
+
     async fn migrate_jobs(&self) -> Vec<uplift::store::jobs::JobRow> {
         self.store.migrations(REPO, 10).await.unwrap()
     }
@@ -254,6 +280,23 @@ impl App {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+}
+
+/// Rate-limit waits the client asked for, none of them slept.
+#[derive(Default)]
+struct RecordedWaits(std::sync::Mutex<Vec<Duration>>);
+
+impl Sleeper for RecordedWaits {
+    fn sleep(&self, wait: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        self.0.lock().unwrap().push(wait);
+        Box::pin(std::future::ready(()))
+    }
+}
+
+impl RecordedWaits {
+    fn take(&self) -> Vec<Duration> {
+        std::mem::take(&mut self.0.lock().unwrap())
     }
 }
 
@@ -538,7 +581,7 @@ async fn commands_from_users_without_write_access_are_denied() {
     let reader = app
         .command("reader", "CONTRIBUTOR", "@uplift migrate")
         .await;
-    // A stranger: rejected by association, without asking the permission API.
+    // A stranger: the association is no verdict, the permission API says no.
     let stranger = app.command("stranger", "NONE", "@uplift migrate").await;
     let state = app
         .wait_for("both denials", 30, |s| {
@@ -553,14 +596,38 @@ async fn commands_from_users_without_write_access_are_denied() {
             .all(|c| c.body.contains("write access"))
     );
     assert!(app.migrate_jobs().await.is_empty(), "no migration job");
-    let asked: Vec<_> = state
-        .requests
+}
+
+/// Webhooks report a private member of the owning organisation as `NONE` (or `CONTRIBUTOR`),
+/// and the permission API reports a custom role as the base it extends: a custom role on
+/// write may command, one on triage may not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn permission_decides_for_custom_roles_and_private_members() {
+    let app = start("single-junit4", true).await;
+    app.fake.add_custom_role("release-manager", "write");
+    app.fake.add_custom_role("helper", "triage");
+    app.fake
+        .set_permission(REPO, "private-member", "release-manager");
+    app.fake.set_permission(REPO, "helper", "helper");
+    let member = app
+        .command("private-member", "NONE", "@uplift status")
+        .await;
+    let helper = app.command("helper", "CONTRIBUTOR", "@uplift status").await;
+    let state = app
+        .wait_for("both answers", 30, |s| bot_comments(s).len() == 2)
+        .await;
+    assert!(!reactions(&state, member).contains(&"confused".to_string()));
+    assert!(reactions(&state, helper).contains(&"confused".to_string()));
+    let texts: Vec<_> = bot_comments(&state)
         .iter()
-        .filter(|r| r.path.contains("/permission"))
+        .map(|c| c.body.clone())
         .collect();
+    assert!(texts.iter().any(|t| t == "No migrations yet."), "{texts:?}");
     assert!(
-        asked.iter().all(|r| r.path.contains("/reader/")),
-        "{asked:?}"
+        texts
+            .iter()
+            .any(|t| t.contains("@helper") && t.contains("write access")),
+        "{texts:?}"
     );
 }
 
@@ -1114,4 +1181,145 @@ async fn a_secret_the_app_holds_is_never_published() {
     let reply = &bot_comments(&state)[0].body;
     assert!(reply.contains("unknown command `[REDACTED]`"), "{reply}");
     assert!(!reply.contains(SECRET), "{reply}");
+}
+
+/// A queued check run on main's head with `annotations` notices.
+fn check_run(app: &App, summary: String, text: String, annotations: u32) -> CheckRun {
+    CheckRun {
+        name: "uplift/migration".into(),
+        head_sha: app.fake.branch_sha(REPO, "main"),
+        status: CheckStatus::Queued,
+        conclusion: None,
+        external_id: "job".into(),
+        details_url: None,
+        completed_at: None,
+        output: CheckOutput {
+            title: "Java 17".into(),
+            summary,
+            text: Some(text),
+            annotations: (1..=annotations)
+                .map(|n| Annotation {
+                    path: format!("src/test/java/T{n}Test.java"),
+                    start_line: 1,
+                    end_line: 1,
+                    annotation_level: "notice",
+                    title: "converted".into(),
+                    message: "JUnit 4 -> Jupiter".into(),
+                })
+                .collect(),
+        },
+        actions: Vec::new(),
+    }
+}
+
+/// GitHub counts a check run's summary and text in bytes (at most 65,535): 40,000 two-byte
+/// characters are cut to fit, at a character boundary, with a visible marker.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_run_output_is_cut_to_githubs_byte_limit() {
+    let app = start("single-junit4", false).await;
+    let api = app.api().await;
+    let run = check_run(&app, "é".repeat(40_000), "ü".repeat(40_000), 0);
+    let id = api
+        .create_check(&run)
+        .await
+        .expect("GitHub accepts the output");
+    api.update_check(id, &run).await.expect("and its update");
+    let state = app.fake.state();
+    let stored = state.check_run(id).unwrap();
+    let summary = stored.summary.as_deref().unwrap();
+    let text = stored.text.as_deref().unwrap();
+    assert!(summary.len() <= 65_535 && summary.ends_with("(truncated)"));
+    assert!(text.len() <= 65_535 && text.ends_with("(truncated; see `uplift report`)"));
+    assert!(summary.starts_with("éé") && text.starts_with("üü"));
+}
+
+/// More than 50 annotations go in follow-up updates, each of which replaces the output: the
+/// text (the tasks table) must survive them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn annotation_batches_keep_the_check_runs_text() {
+    let app = start("single-junit4", false).await;
+    let api = app.api().await;
+    let run = check_run(&app, "summary".into(), "| task | status |".into(), 120);
+    let id = api.create_check(&run).await.unwrap();
+    let state = app.fake.state();
+    let stored = state.check_run(id).unwrap();
+    assert_eq!(stored.annotations.len(), 120);
+    assert_eq!(stored.text.as_deref(), Some("| task | status |"));
+    assert_eq!(stored.summary.as_deref(), Some("summary"));
+
+    let mut done = check_run(&app, "done".into(), "| task | done |".into(), 60);
+    done.head_sha = None;
+    api.update_check(id, &done).await.unwrap();
+    let state = app.fake.state();
+    let stored = state.check_run(id).unwrap();
+    assert_eq!(stored.annotations.len(), 180, "annotations accumulate");
+    assert_eq!(stored.text.as_deref(), Some("| task | done |"));
+}
+
+/// GitHub's rate limits, as its best practices ask: `retry-after` is honoured; a secondary
+/// limit without it waits at least a minute; a spent primary limit waits for its reset; and no
+/// wait runs past the job's budget (the server's wall-time ceiling).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_wait_as_github_asks_within_the_jobs_budget() {
+    let app = start("single-junit4", false).await;
+    let waits = Arc::new(RecordedWaits::default());
+    let api = app.api_with(waits.clone(), |_| {}).await.unwrap();
+
+    app.fake.throttle_next(1, None);
+    api.info().await.expect("retried after the wait");
+    assert_eq!(waits.take(), [Duration::from_secs(60)]);
+
+    app.fake.throttle_next(2, Some(7));
+    api.comment(1, "hello")
+        .await
+        .expect("retried after the waits");
+    assert_eq!(waits.take(), [Duration::from_secs(7); 2]);
+
+    app.fake.exhaust_next(1, 120);
+    api.info().await.expect("retried after the reset");
+    let waited = waits.take();
+    assert!(
+        waited.len() == 1 && (118..=121).contains(&waited[0].as_secs()),
+        "{waited:?}"
+    );
+
+    let short = app
+        .api_with(waits.clone(), |s| s.ceilings.max_wall_secs = 30)
+        .await
+        .unwrap();
+    app.fake.throttle_next(1, None);
+    let error = short.info().await.unwrap_err();
+    assert!(matches!(error, ApiError::RateLimited(_)), "{error}");
+    // An absurd Retry-After is refused like any wait past the budget, without overflowing.
+    app.fake.throttle_next(1, Some(u64::MAX));
+    let error = api.info().await.unwrap_err();
+    assert!(matches!(error, ApiError::RateLimited(_)), "{error}");
+    assert!(waits.take().is_empty(), "nothing waited past the budget");
+    assert_eq!(app.fake.state().rate_limited, 6);
+}
+
+/// A renamed repository answers 301 (GET) or 307 (other methods) with the new location; the
+/// client repeats the request there, credentials and body included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_follow_a_renamed_repository() {
+    let app = start("single-junit4", false).await;
+    let api = app.api().await;
+    app.fake.rename_repo(REPO, "acme/calculator");
+    let info = api.info().await.expect("GET follows the 301");
+    assert_eq!(info.default_branch, "main");
+    let id = api.comment(1, "moved").await.expect("POST follows the 307");
+    api.edit_comment(id, "moved, edited")
+        .await
+        .expect("PATCH follows the 307");
+    let state = app.fake.state();
+    let comments = state.comments_on("acme/calculator", 1);
+    assert_eq!(comments.len(), 1);
+    assert_eq!(comments[0].body, "moved, edited");
+    let redirected: Vec<_> = state
+        .requests
+        .iter()
+        .map(|r| (r.method.as_str(), r.status))
+        .filter(|(_, status)| (300..400).contains(status))
+        .collect();
+    assert_eq!(redirected, [("GET", 301), ("POST", 307), ("PATCH", 307)]);
 }

@@ -766,7 +766,7 @@ async fn check_runs_validate_and_record_transitions() {
 async fn throttling_answers_secondary_rate_limit() {
     let (fake, _source) = fake().await;
     let token = token(&fake).await;
-    fake.throttle_next(2, 7);
+    fake.throttle_next(2, Some(7));
     assert_eq!(
         token_for(&fake, INSTALLATION, json!({})).await.status(),
         StatusCode::CREATED

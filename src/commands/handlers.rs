@@ -1,5 +1,5 @@
-//! One handler per verb. Every command is acknowledged (eyes), authorised (a quick rejection by
-//! author association, then the collaborator permission API: write, maintain or admin), and
+//! One handler per verb. Every command is acknowledged (eyes), authorised (the collaborator
+//! permission API: write or admin, which covers maintain and custom roles built on them), and
 //! answered: a reaction, a reply, or a queued migration whose status comment follows.
 
 use crate::config::{Config, REPO_CONFIG_PATH};
@@ -11,10 +11,8 @@ use crate::worker::{Context, MigrateRequest};
 
 use super::{Command, ParseError};
 
-/// Associations that never carry write access: rejected without an API call.
-const NO_WRITE_ASSOCIATIONS: &[&str] =
-    &["NONE", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR", "MANNEQUIN"];
-const WRITE_ROLES: &[&str] = &["admin", "maintain", "write"];
+/// Base permissions that may command Uplift (GitHub reports maintain as write).
+const WRITE_PERMISSIONS: &[&str] = &["admin", "write"];
 
 pub async fn on_comment(ctx: &Context, c: &CommentEvent) -> anyhow::Result<String> {
     let Some(parsed) = super::parse(&c.body, &ctx.github.slug) else {
@@ -121,12 +119,11 @@ pub async fn on_comment(ctx: &Context, c: &CommentEvent) -> anyhow::Result<Strin
     }
 }
 
+/// Always asks the permission API: a webhook's `author_association` is no verdict (a private
+/// member of the owning organisation is reported as `NONE` or `CONTRIBUTOR`).
 async fn may_command(api: &RepoApi, c: &CommentEvent) -> anyhow::Result<bool> {
-    if NO_WRITE_ASSOCIATIONS.contains(&c.author_association.as_str()) {
-        return Ok(false);
-    }
-    let role = api.role(&c.author).await?;
-    Ok(WRITE_ROLES.contains(&role.as_str()))
+    let permission = api.permission(&c.author).await?;
+    Ok(WRITE_PERMISSIONS.contains(&permission.as_str()))
 }
 
 /// The repository's configured target on its default branch (the default when it has none).

@@ -22,6 +22,9 @@ pub struct RepoApi {
     pub repo: String,
     /// The installation token: given to git for clone/push, never to a build.
     pub token: Secret,
+    /// When this job's client was made: its rate-limit waits end within the wait budget from
+    /// here.
+    pub(super) started: Instant,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -128,6 +131,27 @@ pub struct CheckRun {
 /// GitHub accepts at most this many annotations per request; more go in follow-up updates.
 pub const ANNOTATIONS_PER_REQUEST: usize = 50;
 
+/// GitHub refuses a check run whose `output.summary` or `output.text` is longer than this many
+/// *bytes* (422 "exceeds a maximum bytesize"), though its docs say characters.
+pub const CHECK_OUTPUT_BYTES: usize = 65_535;
+
+/// `text` cut at a char boundary so that it, a gap and `overflow` fit in `limit` bytes; a byte
+/// limit also keeps within any character limit of the same number.
+pub fn fit(mut text: String, limit: usize, overflow: &str) -> String {
+    const GAP: &str = "\n\n…\n\n";
+    if text.len() <= limit {
+        return text;
+    }
+    let mut cut = limit.saturating_sub(GAP.len() + overflow.len());
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    text.truncate(cut);
+    text.push_str(GAP);
+    text.push_str(overflow);
+    text
+}
+
 impl RepoApi {
     async fn call<T: serde::de::DeserializeOwned>(
         &self,
@@ -142,7 +166,7 @@ impl RepoApi {
             b
         });
         self.gh
-            .call(&self.client, method, path, body.as_ref())
+            .call(&self.client, method, path, body.as_ref(), self.started)
             .await
     }
 
@@ -170,18 +194,19 @@ impl RepoApi {
             .await
     }
 
-    /// The collaborator's role (admin, maintain, write, triage, read, none), cached briefly.
-    pub async fn role(&self, user: &str) -> Result<String, ApiError> {
+    /// The user's base permission on the repository (`admin`, `write`, `read` or `none`),
+    /// cached briefly. GitHub folds maintain into write, triage into read and a custom role
+    /// into the base it extends; `role_name` (absent on older servers) names the role itself.
+    pub async fn permission(&self, user: &str) -> Result<String, ApiError> {
         let key = (self.repo.clone(), user.to_string());
-        if let Some((role, at)) = self.gh.permissions.lock().await.get(&key)
+        if let Some((permission, at)) = self.gh.permissions.lock().await.get(&key)
             && at.elapsed() < PERMISSION_TTL
         {
-            return Ok(role.clone());
+            return Ok(permission.clone());
         }
         #[derive(Deserialize)]
         struct Permission {
             permission: String,
-            role_name: Option<String>,
         }
         let p: Permission = self
             .call(
@@ -190,13 +215,12 @@ impl RepoApi {
                 None,
             )
             .await?;
-        let role = p.role_name.unwrap_or(p.permission);
         self.gh
             .permissions
             .lock()
             .await
-            .insert(key, (role.clone(), Instant::now()));
-        Ok(role)
+            .insert(key, (p.permission.clone(), Instant::now()));
+        Ok(p.permission)
     }
 
     pub async fn react(&self, comment_id: u64, content: &str) -> Result<(), ApiError> {
@@ -293,7 +317,7 @@ impl RepoApi {
 
     /// Creates a check run (annotations beyond the per-request cap follow in updates).
     pub async fn create_check(&self, run: &CheckRun) -> Result<u64, ApiError> {
-        let (first, rest) = split_annotations(run);
+        let (first, rest) = requests(run);
         let c: Created = self
             .call(
                 Method::POST,
@@ -306,7 +330,7 @@ impl RepoApi {
     }
 
     pub async fn update_check(&self, id: u64, run: &CheckRun) -> Result<(), ApiError> {
-        let (first, rest) = split_annotations(run);
+        let (first, rest) = requests(run);
         let mut body = serde_json::to_value(&first).expect("serialisable");
         body.as_object_mut().expect("object").remove("head_sha");
         self.send(
@@ -325,8 +349,13 @@ impl RepoApi {
         rest: Vec<Annotation>,
     ) -> Result<(), ApiError> {
         for chunk in rest.chunks(ANNOTATIONS_PER_REQUEST) {
-            let body = json!({ "output": {
-                "title": run.output.title, "summary": run.output.summary, "annotations": chunk } });
+            // An update's `output` replaces the last one (only annotations accumulate), so the
+            // follow-ups repeat title, summary and text.
+            let output = CheckOutput {
+                annotations: chunk.to_vec(),
+                ..run.output.clone()
+            };
+            let body = json!({ "output": output });
             self.send(
                 Method::PATCH,
                 &self.path(&format!("check-runs/{id}")),
@@ -372,12 +401,47 @@ impl RepoApi {
     }
 }
 
-fn split_annotations(run: &CheckRun) -> (CheckRun, Vec<Annotation>) {
+/// The first request of a check-run create or update, and the annotations that follow it.
+/// Summary and text are redacted before they are fitted, as a mask can be longer than what it
+/// hides.
+fn requests(run: &CheckRun) -> (CheckRun, Vec<Annotation>) {
     let mut first = run.clone();
+    let output = &mut first.output;
+    output.summary = fit(
+        crate::redact::redact(&output.summary),
+        CHECK_OUTPUT_BYTES,
+        "(truncated)",
+    );
+    output.text = output.text.as_deref().map(|t| {
+        fit(
+            crate::redact::redact(t),
+            CHECK_OUTPUT_BYTES,
+            "(truncated; see `uplift report`)",
+        )
+    });
     let rest = if first.output.annotations.len() > ANNOTATIONS_PER_REQUEST {
         first.output.annotations.split_off(ANNOTATIONS_PER_REQUEST)
     } else {
         Vec::new()
     };
     (first, rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_cuts_within_the_byte_limit_at_a_char_boundary() {
+        // 40,000 characters are within a 65,535-character limit but 80,000 bytes are not.
+        let text = "é".repeat(40_000);
+        let fitted = fit(text, CHECK_OUTPUT_BYTES, "(truncated)");
+        assert!(fitted.len() <= CHECK_OUTPUT_BYTES, "{}", fitted.len());
+        assert!(fitted.len() > CHECK_OUTPUT_BYTES - 20, "{}", fitted.len());
+        assert!(fitted.ends_with("…\n\n(truncated)"));
+        assert_eq!(fit("short".into(), 5, "(truncated)"), "short");
+        // A limit smaller than the marker still yields valid UTF-8 and never panics.
+        let tiny = fit("ééé".into(), 3, "(truncated)");
+        assert!(tiny.ends_with("(truncated)"), "{tiny}");
+    }
 }

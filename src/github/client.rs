@@ -1,9 +1,12 @@
 //! Talking to GitHub as the app: JWT-authenticated app calls (octocrab signs RS256 JWTs with
 //! `iat` 60 s in the past and a 9-minute expiry), installation tokens scoped to one repository
 //! and cached until 5 minutes before they expire, rate-limit handling (`Retry-After`,
-//! `x-ratelimit-reset` on 403/429) and spacing between mutating calls.
+//! `x-ratelimit-reset`, a minute for secondary limits, on 403/429) and spacing between
+//! mutating calls.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,8 +19,11 @@ use tokio::sync::Mutex;
 use crate::metrics::METRICS;
 use crate::settings::{Secret, Settings};
 
-/// Longest wait for a rate limit before the call fails and the job retries later.
-const MAX_RATE_WAIT: Duration = Duration::from_secs(90);
+/// GitHub's advice for a secondary rate limit that names no `Retry-After`: wait at least a
+/// minute.
+const SECONDARY_WAIT: Duration = Duration::from_secs(60);
+/// Redirects followed for one call before its answer counts as an error.
+const MAX_REDIRECTS: u32 = 5;
 const TOKEN_MARGIN: chrono::TimeDelta = chrono::TimeDelta::minutes(5);
 
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +64,20 @@ struct TokenResponse {
     expires_at: chrono::DateTime<chrono::Utc>,
 }
 
+/// Who waits out GitHub's rate limits: tokio's clock in production. Tests give one that
+/// records each wait and returns at once, so a one-minute wait costs them nothing.
+pub trait Sleeper: Send + Sync {
+    fn sleep(&self, wait: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+}
+
+struct TokioSleeper;
+
+impl Sleeper for TokioSleeper {
+    fn sleep(&self, wait: Duration) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(tokio::time::sleep(wait))
+    }
+}
+
 /// The app's connection to GitHub, shared by every job of a process.
 pub struct GitHub {
     app: Octocrab,
@@ -67,10 +87,22 @@ pub struct GitHub {
     last_mutation: Mutex<Instant>,
     spacing: Duration,
     pub(super) permissions: Mutex<HashMap<(String, String), (String, Instant)>>,
+    sleeper: Arc<dyn Sleeper>,
+    /// How long a job may spend waiting for rate limits: the server's wall-time ceiling for a
+    /// run, counted from when the job made its client.
+    wait_budget: Duration,
 }
 
 impl GitHub {
     pub fn new(settings: &Settings) -> anyhow::Result<Arc<Self>> {
+        Self::with_sleeper(settings, Arc::new(TokioSleeper))
+    }
+
+    /// As [`GitHub::new`], with rate-limit waits handed to `sleeper`.
+    pub fn with_sleeper(
+        settings: &Settings,
+        sleeper: Arc<dyn Sleeper>,
+    ) -> anyhow::Result<Arc<Self>> {
         let key = octocrab::jsonwebtoken::EncodingKey::from_rsa_pem(
             settings.private_key.expose().as_bytes(),
         )
@@ -87,16 +119,20 @@ impl GitHub {
             last_mutation: Mutex::new(Instant::now() - settings.mutation_spacing),
             spacing: settings.mutation_spacing,
             permissions: Mutex::new(HashMap::new()),
+            sleeper,
+            wait_budget: Duration::from_secs(settings.ceilings.max_wall_secs),
         }))
     }
 
-    /// A client for one repository, authenticated by an installation token scoped to it.
+    /// A client for one repository, authenticated by an installation token scoped to it; one
+    /// per job, whose rate-limit waits end by the job's wait budget.
     pub async fn repo(
         self: &Arc<Self>,
         installation: i64,
         full_name: &str,
     ) -> anyhow::Result<super::api::RepoApi> {
-        let token = self.token(installation, full_name).await?;
+        let started = Instant::now();
+        let token = self.token(installation, full_name, started).await?;
         let client = Octocrab::builder()
             .base_uri(self.api_url.as_str())?
             .personal_token(token.expose().to_string())
@@ -106,10 +142,16 @@ impl GitHub {
             client,
             repo: full_name.to_string(),
             token,
+            started,
         })
     }
 
-    async fn token(&self, installation: i64, full_name: &str) -> anyhow::Result<Secret> {
+    async fn token(
+        &self,
+        installation: i64,
+        full_name: &str,
+        started: Instant,
+    ) -> anyhow::Result<Secret> {
         let key = (installation, full_name.to_string());
         if let Some(t) = self.tokens.lock().await.get(&key)
             && t.expires_at - TOKEN_MARGIN > chrono::Utc::now()
@@ -124,6 +166,7 @@ impl GitHub {
                 Method::POST,
                 &format!("/app/installations/{installation}/access_tokens"),
                 Some(&body),
+                started,
             )
             .await?;
         let cached = CachedToken {
@@ -134,16 +177,20 @@ impl GitHub {
         Ok(cached.token)
     }
 
-    /// One API call with rate-limit waits and mutation spacing. Error messages carry GitHub's
-    /// `message`, never request headers.
+    /// One API call with rate-limit waits (none past the wait budget counted from `started`,
+    /// when the job began), redirects followed (a
+    /// renamed or transferred repository answers 301, or 307 to other methods) and mutation
+    /// spacing. Error messages carry GitHub's `message`, never request headers.
     pub(super) async fn call<T: DeserializeOwned>(
         &self,
         client: &Octocrab,
         method: Method,
         path: &str,
         body: Option<&serde_json::Value>,
+        started: Instant,
     ) -> Result<T, ApiError> {
-        let started = Instant::now();
+        let mut path = path.to_string();
+        let mut redirects = 0;
         loop {
             if method != Method::GET {
                 let mut last = self.last_mutation.lock().await;
@@ -154,10 +201,10 @@ impl GitHub {
                 *last = Instant::now();
             }
             let response = match method {
-                Method::GET => client._get(path).await,
-                Method::POST => client._post(path, body).await,
-                Method::PATCH => client._patch(path, body).await,
-                Method::PUT => client._put(path, body).await,
+                Method::GET => client._get(&path).await,
+                Method::POST => client._post(&path, body).await,
+                Method::PATCH => client._patch(&path, body).await,
+                Method::PUT => client._put(&path, body).await,
                 _ => unreachable!("Uplift uses GET, POST, PATCH and PUT only"),
             }
             .map_err(|e| ApiError::Transport(e.to_string()))?;
@@ -175,18 +222,14 @@ impl GitHub {
                 .body_to_string(response)
                 .await
                 .map_err(|e| ApiError::Transport(e.to_string()))?;
-            if (status == 403 || status == 429)
-                && let Some(wait) = rate_limit_wait(
-                    header("retry-after"),
-                    header("x-ratelimit-remaining"),
-                    header("x-ratelimit-reset"),
-                )
+            if matches!(status, 301 | 302 | 307 | 308)
+                && redirects < MAX_REDIRECTS
+                && let Some(next) = header("location").and_then(|l| api_path(&self.api_url, l))
             {
-                if started.elapsed() + wait > MAX_RATE_WAIT {
-                    return Err(ApiError::RateLimited(wait));
-                }
-                tracing::warn!(path, ?wait, "GitHub rate limit; waiting");
-                tokio::time::sleep(wait).await;
+                // GitHub: repeat the request verbatim at the new location.
+                tracing::info!(from = %path, to = %next, "GitHub redirected");
+                redirects += 1;
+                path = next;
                 continue;
             }
             if !(200..300).contains(&status) {
@@ -194,9 +237,23 @@ impl GitHub {
                     .ok()
                     .and_then(|v| v["message"].as_str().map(String::from))
                     .unwrap_or_else(|| text.chars().take(200).collect());
+                if let Some(wait) = rate_limit_wait(
+                    status,
+                    header("retry-after"),
+                    header("x-ratelimit-remaining"),
+                    header("x-ratelimit-reset"),
+                    &message,
+                ) {
+                    if started.elapsed().saturating_add(wait) > self.wait_budget {
+                        return Err(ApiError::RateLimited(wait));
+                    }
+                    tracing::warn!(%path, ?wait, "GitHub rate limit; waiting");
+                    self.sleeper.sleep(wait).await;
+                    continue;
+                }
                 return Err(ApiError::Status {
                     method,
-                    path: path.to_string(),
+                    path: path.clone(),
                     status,
                     message,
                 });
@@ -207,29 +264,45 @@ impl GitHub {
                 &text
             };
             return serde_json::from_str(text).map_err(|e| ApiError::Decode {
-                path: path.to_string(),
+                path: path.clone(),
                 error: e.to_string(),
             });
         }
     }
 }
 
-/// How long GitHub asks us to wait: `Retry-After` seconds, else the primary limit's reset
-/// time when `x-ratelimit-remaining` is 0. None when the 403 is not a rate limit.
+/// The path a redirect's `Location` names on this API, which octocrab sends with the
+/// credentials (it attaches them only to relative paths or api.github.com); None for any
+/// other host, so a token never follows a redirect away from the API.
+fn api_path(api_url: &str, location: &str) -> Option<String> {
+    let rest = location.strip_prefix(api_url.trim_end_matches('/'))?;
+    rest.starts_with('/').then(|| rest.to_string())
+}
+
+/// How long GitHub asks us to wait before repeating a 403 or 429 (docs: "Best practices for
+/// using the REST API", rate limits): `Retry-After` seconds; else, when the primary limit is
+/// spent (`x-ratelimit-remaining: 0`), until `x-ratelimit-reset`; else, for a secondary limit
+/// (any 429, or a 403 whose message says so), at least a minute. None when the answer is no
+/// rate limit (a 403 for a missing permission looks the same but for its message).
 fn rate_limit_wait(
+    status: u16,
     retry_after: Option<&str>,
     remaining: Option<&str>,
     reset: Option<&str>,
+    message: &str,
 ) -> Option<Duration> {
+    if status != 403 && status != 429 {
+        return None;
+    }
     if let Some(secs) = retry_after.and_then(|v| v.trim().parse::<u64>().ok()) {
         return Some(Duration::from_secs(secs));
     }
-    if remaining == Some("0") {
-        let reset = reset?.trim().parse::<i64>().ok()?;
-        let wait = (reset - chrono::Utc::now().timestamp()).max(1) as u64;
-        return Some(Duration::from_secs(wait));
+    let reset = reset.and_then(|v| v.trim().parse::<i64>().ok());
+    if let (Some("0"), Some(reset)) = (remaining.map(str::trim), reset) {
+        let wait = reset.saturating_sub(chrono::Utc::now().timestamp()).max(1);
+        return Some(Duration::from_secs(wait.unsigned_abs()));
     }
-    None
+    (status == 429 || message.to_ascii_lowercase().contains("rate limit")).then_some(SECONDARY_WAIT)
 }
 
 #[cfg(test)]
@@ -237,14 +310,59 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rate_limit_waits() {
+    fn redirects_stay_on_the_api() {
+        let api = "https://api.github.com";
         assert_eq!(
-            rate_limit_wait(Some("3"), None, None),
+            api_path(api, "https://api.github.com/repos/acme/new?page=2").as_deref(),
+            Some("/repos/acme/new?page=2")
+        );
+        assert_eq!(
+            api_path(api, "https://api.github.com.evil.test/repos/x"),
+            None
+        );
+        assert_eq!(api_path(api, "https://elsewhere.test/repos/x"), None);
+        assert_eq!(
+            api_path(
+                "https://ghe.test/api/v3/",
+                "https://ghe.test/api/v3/repos/a/b"
+            )
+            .as_deref(),
+            Some("/repos/a/b")
+        );
+    }
+
+    #[test]
+    fn rate_limit_waits() {
+        let secondary = "You have exceeded a secondary rate limit.";
+        assert_eq!(
+            rate_limit_wait(403, Some("3"), Some("10"), None, secondary),
             Some(Duration::from_secs(3))
         );
         let reset = (chrono::Utc::now().timestamp() + 30).to_string();
-        let w = rate_limit_wait(None, Some("0"), Some(&reset)).unwrap();
+        let w = rate_limit_wait(
+            403,
+            None,
+            Some("0"),
+            Some(&reset),
+            "API rate limit exceeded",
+        )
+        .unwrap();
         assert!(w >= Duration::from_secs(29) && w <= Duration::from_secs(31));
-        assert_eq!(rate_limit_wait(None, Some("10"), Some(&reset)), None);
+        // A secondary limit without Retry-After: at least a minute.
+        assert_eq!(
+            rate_limit_wait(403, None, Some("10"), Some(&reset), secondary),
+            Some(SECONDARY_WAIT)
+        );
+        assert_eq!(
+            rate_limit_wait(429, None, Some("10"), Some(&reset), ""),
+            Some(SECONDARY_WAIT)
+        );
+        // A 403 for a missing permission is no rate limit.
+        let denied = "Resource not accessible by integration";
+        assert_eq!(
+            rate_limit_wait(403, None, Some("10"), Some(&reset), denied),
+            None
+        );
+        assert_eq!(rate_limit_wait(500, Some("3"), None, None, ""), None);
     }
 }

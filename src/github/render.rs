@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::api::{Annotation, CheckAction, CheckOutput, CheckRun, CheckStatus, Conclusion};
+use super::api::{Annotation, CheckAction, CheckOutput, CheckRun, CheckStatus, Conclusion, fit};
 use crate::journal::outcome::Outcome;
 use crate::journal::render::{tasks_table, test_counts};
 use crate::journal::{Invariance, Journal, StepResult, TaskStatus};
@@ -11,8 +11,6 @@ use crate::recipes::JUNIT4_TO_JUPITER;
 
 /// GitHub's limit for PR bodies and comments.
 pub const BODY_LIMIT: usize = 65_536;
-/// GitHub's limit for a check run's summary and text.
-const OUTPUT_LIMIT: usize = 65_535;
 
 pub const MIGRATION_CHECK: &str = "uplift/migration";
 pub const INVARIANCE_CHECK: &str = "uplift/test-invariance";
@@ -353,19 +351,6 @@ fn limits_section(journal: &Journal) -> String {
     md
 }
 
-/// Truncates markdown to `limit` characters, ending with a pointer to the full report.
-fn fit(mut md: String, limit: usize, overflow: &str) -> String {
-    if md.chars().count() <= limit {
-        return md;
-    }
-    let keep = limit.saturating_sub(overflow.chars().count() + 8);
-    let cut = md.char_indices().nth(keep).map_or(md.len(), |(i, _)| i);
-    md.truncate(cut);
-    md.push_str("\n\n…\n\n");
-    md.push_str(overflow);
-    md
-}
-
 pub fn pr_body(journal: &Journal, ctx: &RunContext) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "{}\n", outcome_line(journal));
@@ -512,8 +497,8 @@ pub fn checks_completed(
         completed_at: Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)),
         output: CheckOutput {
             title,
-            summary: fit(summary, OUTPUT_LIMIT, "(truncated)"),
-            text: text.map(|t| fit(t, OUTPUT_LIMIT, "(truncated; see `uplift report`)")),
+            summary,
+            text,
             annotations,
         },
         actions: buttons(false),

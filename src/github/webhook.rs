@@ -75,7 +75,6 @@ pub struct CommentEvent {
     pub is_pull_request: bool,
     pub comment_id: u64,
     pub author: String,
-    pub author_association: String,
     pub body: String,
 }
 
@@ -149,8 +148,6 @@ struct Comment {
     id: u64,
     body: Option<String>,
     user: User,
-    #[serde(default)]
-    author_association: String,
 }
 #[derive(Deserialize)]
 struct PullRequestPayload {
@@ -273,7 +270,6 @@ pub fn parse(event: &str, body: &[u8], app_slug: &str) -> Result<Parsed, Malform
                 is_pull_request: p.issue.pull_request.is_some(),
                 comment_id: p.comment.id,
                 author: p.comment.user.login,
-                author_association: p.comment.author_association,
                 body,
             })
         }

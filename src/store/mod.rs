@@ -64,6 +64,19 @@ pub fn default_path() -> PathBuf {
     base.join("uplift").join("uplift.db")
 }
 
+/// An SQLite URL that creates its file: without `mode=rwc`, SQLite opens read-write only an
+/// existing file ("unable to open database file"). In-memory URLs and explicit modes stay.
+fn creating(url: &str) -> String {
+    let query = url.split_once('?').map(|(_, q)| q);
+    if url.contains(":memory:")
+        || query.is_some_and(|q| q.split('&').any(|p| p.starts_with("mode=")))
+    {
+        return url.to_string();
+    }
+    let join = if query.is_some() { '&' } else { '?' };
+    format!("{url}{join}mode=rwc")
+}
+
 impl Store {
     /// Opens (creating if needed) an SQLite database file.
     pub async fn open(path: &Path) -> anyhow::Result<Self> {
@@ -71,10 +84,11 @@ impl Store {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
         }
-        Self::connect(&format!("sqlite://{}?mode=rwc", path.display())).await
+        Self::connect(&format!("sqlite://{}", path.display())).await
     }
 
-    /// Opens a database by URL (`sqlite://FILE?mode=rwc` or `postgres://...`) and migrates it.
+    /// Opens a database by URL (`sqlite://FILE` or `postgres://...`) and migrates it. An SQLite
+    /// file is created when missing, unless the URL names its own `mode`.
     pub async fn connect(url: &str) -> anyhow::Result<Self> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("postgres") {
@@ -84,6 +98,11 @@ impl Store {
         } else {
             anyhow::bail!("unsupported database URL (use sqlite:// or postgres://)");
         };
+        let url = match backend {
+            Backend::Sqlite => creating(url),
+            Backend::Postgres => url.to_string(),
+        };
+        let url = url.as_str();
         // SQLite admits one writer at a time, and a second connection that loses the race
         // sleeps in SQLite's busy handler (milliseconds to seconds). One connection per
         // process queues writers in the pool instead, which is far cheaper.
@@ -212,5 +231,26 @@ impl Store {
                 entries,
             },
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_sqlite_url_creates_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("uplift.db");
+        // An absolute path: `sqlite:///…`, as operators write DATABASE_URL.
+        let store = Store::connect(&format!("sqlite://{}", path.display())).await;
+        assert!(store.is_ok(), "{:?}", store.err());
+        assert!(path.exists());
+        assert_eq!(creating("sqlite::memory:"), "sqlite::memory:");
+        assert_eq!(creating("sqlite:///a.db?mode=ro"), "sqlite:///a.db?mode=ro");
+        assert_eq!(
+            creating("sqlite:///a.db?cache=shared"),
+            "sqlite:///a.db?cache=shared&mode=rwc"
+        );
     }
 }

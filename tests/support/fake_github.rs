@@ -8,7 +8,8 @@
 //! under `/repos/{owner}/{repo}`: the repository, `collaborators/{user}/permission`,
 //! `contents/{path}`, issue comments (list, create, get, update, reactions), pulls (list, create,
 //! get, update) and check runs (create, get, update). Anything else is a 404 marked `unrouted` in
-//! the request log.
+//! the request log. A renamed repository's old name is redirected (301 for GET, 307 otherwise);
+//! rate limits are answered on request (`throttle_next`, `exhaust_next`).
 //!
 //! One deliberate difference from api.github.com: pagination `link`s are relative, so that
 //! octocrab follows them here as it does there (see `paginate`).
@@ -36,6 +37,7 @@ use super::payloads::{self, merge, repo_id, split_full_name};
 const DOCS: &str = "https://docs.github.com/rest";
 const RATE_LIMIT: u64 = 5000;
 const MAX_BODY: usize = 65536;
+/// Bytes, not characters: GitHub refuses a longer `output.summary` or `output.text` with 422.
 const MAX_CHECK_TEXT: usize = 65535;
 const REACTIONS: [&str; 8] = [
     "+1", "-1", "laugh", "confused", "heart", "hooray", "rocket", "eyes",
@@ -66,8 +68,11 @@ const ANNOTATION_LEVELS: [&str; 3] = ["notice", "warning", "failure"];
 pub struct State {
     pub installations: Vec<Installation>,
     pub repos: Vec<Repo>,
-    /// Role (`admin|maintain|write|triage|read|none`) by (repository full name, user login).
+    /// Role (`admin|maintain|write|triage|read|none` or a custom role) by (repository full
+    /// name, user login).
     pub permissions: BTreeMap<(String, String), String>,
+    /// Custom repository roles: name -> the base role they extend (`read|triage|write|maintain`).
+    pub custom_roles: BTreeMap<String, String>,
     pub issues: Vec<Issue>,
     pub comments: Vec<Comment>,
     pub reactions: Vec<Reaction>,
@@ -369,15 +374,32 @@ impl FakeGitHub {
         });
     }
 
-    /// Gives `user` `role` (`admin|maintain|write|triage|read|none`) on `full_name`; users never
-    /// given one have `none`.
+    /// Gives `user` `role` (`admin|maintain|write|triage|read|none` or a custom role added
+    /// before) on `full_name`; users never given one have `none`.
     pub fn set_permission(&self, full_name: &str, user: &str, role: &str) {
-        assert!(ROLES.contains(&role), "unknown role {role:?}");
-        self.shared
-            .lock()
+        let mut inner = self.shared.lock();
+        assert!(
+            ROLES.contains(&role) || inner.state.custom_roles.contains_key(role),
+            "unknown role {role:?}"
+        );
+        inner
             .state
             .permissions
             .insert((full_name.to_owned(), user.to_owned()), role.to_owned());
+    }
+
+    /// Adds a custom repository role `name` that extends `base` (`read|triage|write|maintain`,
+    /// as GitHub allows).
+    pub fn add_custom_role(&self, name: &str, base: &str) {
+        assert!(
+            ["read", "triage", "write", "maintain"].contains(&base),
+            "a custom role cannot extend {base:?}"
+        );
+        self.shared
+            .lock()
+            .state
+            .custom_roles
+            .insert(name.to_owned(), base.to_owned());
     }
 
     /// Adds a comment written by human `user` and returns its id.
@@ -425,11 +447,57 @@ impl FakeGitHub {
     }
 
     /// The next `n` authenticated requests (except installation token creation) are answered
-    /// 403 with a secondary rate limit message and `retry-after: retry_after_secs`.
-    pub fn throttle_next(&self, n: usize, retry_after_secs: u64) {
+    /// 403 with a secondary rate limit message, with `retry-after: retry_after_secs` when given
+    /// (GitHub names it only sometimes).
+    pub fn throttle_next(&self, n: usize, retry_after_secs: Option<u64>) {
         let mut inner = self.shared.lock();
         inner.throttle = n;
-        inner.retry_after = retry_after_secs;
+        inner.limit = Limit::Secondary(retry_after_secs);
+    }
+
+    /// The next `n` authenticated requests (except installation token creation) find the
+    /// primary rate limit spent: 403, `x-ratelimit-remaining: 0` and a reset `reset_in_secs`
+    /// from now.
+    pub fn exhaust_next(&self, n: usize, reset_in_secs: i64) {
+        let mut inner = self.shared.lock();
+        inner.throttle = n;
+        inner.limit = Limit::Primary((Utc::now() + Duration::seconds(reset_in_secs)).timestamp());
+    }
+
+    /// Renames repository `old` to `new` (same owner or not), as GitHub does: the id, contents
+    /// and token scopes stay, and requests under the old name are redirected to the new one
+    /// (301 for GET, 307 for other methods, which must be repeated verbatim).
+    pub fn rename_repo(&self, old: &str, new: &str) {
+        split_full_name(new);
+        let mut inner = self.shared.lock();
+        let repo = inner
+            .state
+            .repos
+            .iter_mut()
+            .find(|r| r.full_name == old)
+            .unwrap_or_else(|| panic!("no repository {old}"));
+        repo.full_name = new.to_owned();
+        let state = &mut inner.state;
+        let names = state
+            .tokens
+            .iter_mut()
+            .filter_map(|t| t.repositories.as_mut())
+            .flatten()
+            .chain(state.issues.iter_mut().map(|i| &mut i.repo))
+            .chain(state.comments.iter_mut().map(|c| &mut c.repo))
+            .chain(state.pulls.iter_mut().map(|p| &mut p.repo))
+            .chain(state.check_runs.iter_mut().map(|c| &mut c.repo));
+        for name in names.filter(|n| *n == old) {
+            *name = new.to_owned();
+        }
+        state.permissions = std::mem::take(&mut state.permissions)
+            .into_iter()
+            .map(|((repo, user), role)| {
+                let repo = if repo == old { new.to_owned() } else { repo };
+                ((repo, user), role)
+            })
+            .collect();
+        inner.renamed.push((old.to_owned(), new.to_owned()));
     }
 
     /// A copy of everything the fake holds and has seen.
@@ -453,9 +521,26 @@ struct Inner {
     state: State,
     next_id: u64,
     throttle: usize,
-    retry_after: u64,
+    limit: Limit,
+    /// Renamed repositories: (old full name, new full name).
+    renamed: Vec<(String, String)>,
     /// Requests made per credential, for the `x-ratelimit-*` headers.
     used: HashMap<String, u64>,
+}
+
+/// The rate limit throttled requests are answered with.
+#[derive(Clone, Copy, Debug)]
+enum Limit {
+    /// A secondary limit, with its `retry-after` seconds if any.
+    Secondary(Option<u64>),
+    /// The primary limit spent until this reset time (seconds since the epoch).
+    Primary(i64),
+}
+
+impl Default for Limit {
+    fn default() -> Self {
+        Limit::Secondary(None)
+    }
 }
 
 /// An installation token that authenticated the request, as a request extension.
@@ -465,6 +550,10 @@ struct Token {
     installation_id: u64,
     repositories: Option<Vec<String>>,
 }
+
+/// Marks a response to a request that found the primary rate limit spent, with its reset.
+#[derive(Clone, Copy)]
+struct Spent(i64);
 
 /// Marks the catch-all's responses, so the request log can tell them apart.
 #[derive(Clone)]
@@ -561,6 +650,45 @@ impl Shared {
         } else {
             Ok(())
         }
+    }
+
+    /// GitHub's answer to a request under a renamed repository's old name: a redirect to the
+    /// same path under the new name.
+    fn redirect(
+        &self,
+        method: &axum::http::Method,
+        path: &str,
+        query: Option<&str>,
+    ) -> Option<Response> {
+        let rest = path.strip_prefix("/repos/")?;
+        let mut parts = rest.splitn(3, '/');
+        let (owner, name) = (parts.next()?, parts.next()?);
+        let tail = parts.next().map_or(String::new(), |t| format!("/{t}"));
+        let old = format!("{owner}/{name}");
+        let inner = self.lock();
+        if inner.repo_named(&old).is_some() {
+            return None;
+        }
+        let new = inner
+            .renamed
+            .iter()
+            .rev()
+            .find(|(from, _)| from.eq_ignore_ascii_case(&old))
+            .map(|(_, to)| to.clone())?;
+        let query = query.map_or(String::new(), |q| format!("?{q}"));
+        let location = format!("{}/repos/{new}{tail}{query}", self.url);
+        let status = if method == axum::http::Method::GET {
+            StatusCode::MOVED_PERMANENTLY
+        } else {
+            StatusCode::TEMPORARY_REDIRECT
+        };
+        let message = status.canonical_reason().unwrap_or("Moved Permanently");
+        let mut response = ApiError::new(status, message).into_response();
+        response.headers_mut().insert(
+            header::LOCATION,
+            HeaderValue::from_str(&location).expect("ASCII location"),
+        );
+        Some(response)
     }
 
     /// The repository `owner/name` if `token` may see it, else GitHub's 404.
@@ -994,16 +1122,32 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, mut request: Request, next: Next) -
         }
         inner.throttle -= 1;
         inner.state.rate_limited += 1;
-        let mut response = ApiError::new(
-            StatusCode::FORBIDDEN,
-            "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
-        )
-        .into_response();
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(inner.retry_after));
-        Some(response)
+        Some(match inner.limit {
+            Limit::Secondary(retry_after) => {
+                let mut response = ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+                )
+                .into_response();
+                if let Some(secs) = retry_after {
+                    response
+                        .headers_mut()
+                        .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+                }
+                response
+            }
+            Limit::Primary(reset) => {
+                let mut response = ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "API rate limit exceeded for installation.",
+                )
+                .into_response();
+                response.extensions_mut().insert(Spent(reset));
+                response
+            }
+        })
     });
+    let early = early.or_else(|| fake.redirect(&method, &path, query.as_deref()));
     if let AuthKind::Installation(installation_id) = auth {
         let repositories = fake
             .lock()
@@ -1027,13 +1171,17 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, mut request: Request, next: Next) -
     let used = inner.used.entry(rate_key).or_default();
     *used += 1;
     let used = *used;
+    let spent = response.extensions().get::<Spent>().map(|s| s.0);
     let headers = response.headers_mut();
     headers.insert("x-ratelimit-limit", HeaderValue::from(RATE_LIMIT));
     headers.insert(
         "x-ratelimit-remaining",
-        HeaderValue::from(RATE_LIMIT.saturating_sub(used)),
+        HeaderValue::from(spent.map_or(RATE_LIMIT.saturating_sub(used), |_| 0)),
     );
-    headers.insert("x-ratelimit-reset", HeaderValue::from(fake.reset_at));
+    headers.insert(
+        "x-ratelimit-reset",
+        HeaderValue::from(spent.unwrap_or(fake.reset_at)),
+    );
     headers.insert("x-ratelimit-used", HeaderValue::from(used));
     headers.insert("x-ratelimit-resource", HeaderValue::from_static("core"));
     let request_id = format!("FAKE:{:08X}", inner.state.requests.len() + 1);
@@ -1182,13 +1330,20 @@ async fn get_permission(
     UrlPath((owner, name, username)): UrlPath<(String, String, String)>,
 ) -> Answer {
     let repo = fake.repo(&token, &owner, &name)?;
-    let role = fake.lock().role(&repo.full_name, &username).to_owned();
-    let permission = match role.as_str() {
+    let (role, base) = {
+        let inner = fake.lock();
+        let role = inner.role(&repo.full_name, &username).to_owned();
+        let base = inner.state.custom_roles.get(&role).cloned();
+        (role.clone(), base.unwrap_or(role))
+    };
+    // `permission` is the base level: maintain reads as write, triage as read, and a custom
+    // role as the role it extends; `role_name` is the role itself.
+    let permission = match base.as_str() {
         "maintain" => "write",
         "triage" => "read",
         other => other,
     };
-    let at_least = |roles: &[&str]| roles.contains(&role.as_str());
+    let at_least = |roles: &[&str]| roles.contains(&base.as_str());
     let mut user = fake.user(&username, "User");
     user["permissions"] = json!({
         "admin": at_least(&["admin"]),
@@ -1889,9 +2044,9 @@ fn validate_check_run(
             ));
         };
         for (field, text) in [("summary", Some(summary)), ("text", output.text.as_ref())] {
-            if text.is_some_and(|t| t.chars().count() > MAX_CHECK_TEXT) {
+            if text.is_some_and(|t| t.len() > MAX_CHECK_TEXT) {
                 return Err(ApiError::invalid(format!(
-                    "Invalid request.\n\nOnly {MAX_CHECK_TEXT} characters are allowed; {field} is longer."
+                    "Invalid request.\n\noutput.{field} exceeds a maximum bytesize of {MAX_CHECK_TEXT}."
                 )));
             }
         }
@@ -1963,6 +2118,8 @@ fn apply_check_run(
         "completed" => body.completed_at.or(run.completed_at).or(Some(now)),
         _ => None,
     };
+    // An `output` replaces the previous one as a whole (text omitted: no text), except that
+    // annotations accumulate, as GitHub documents for batches beyond 50.
     if let Some(output) = body.output {
         run.title = output.title;
         run.summary = output.summary;
