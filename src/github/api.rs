@@ -152,6 +152,30 @@ pub fn fit(mut text: String, limit: usize, overflow: &str) -> String {
     text
 }
 
+impl GitHub {
+    /// A client for one repository, authenticated by an installation token scoped to it; one
+    /// per job, whose rate-limit waits end by the job's wait budget.
+    pub async fn repo(
+        self: &Arc<Self>,
+        installation: i64,
+        full_name: &str,
+    ) -> anyhow::Result<RepoApi> {
+        let started = Instant::now();
+        let token = self.token(installation, full_name, started).await?;
+        let client = Octocrab::builder()
+            .base_uri(self.api_url.as_str())?
+            .personal_token(token.expose().to_string())
+            .build()?;
+        Ok(RepoApi {
+            gh: self.clone(),
+            client,
+            repo: full_name.to_string(),
+            token,
+            started,
+        })
+    }
+}
+
 impl RepoApi {
     async fn call<T: serde::de::DeserializeOwned>(
         &self,

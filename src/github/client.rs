@@ -81,7 +81,7 @@ impl Sleeper for TokioSleeper {
 /// The app's connection to GitHub, shared by every job of a process.
 pub struct GitHub {
     app: Octocrab,
-    api_url: String,
+    pub(super) api_url: String,
     pub slug: String,
     tokens: Mutex<HashMap<(i64, String), CachedToken>>,
     last_mutation: Mutex<Instant>,
@@ -124,29 +124,7 @@ impl GitHub {
         }))
     }
 
-    /// A client for one repository, authenticated by an installation token scoped to it; one
-    /// per job, whose rate-limit waits end by the job's wait budget.
-    pub async fn repo(
-        self: &Arc<Self>,
-        installation: i64,
-        full_name: &str,
-    ) -> anyhow::Result<super::api::RepoApi> {
-        let started = Instant::now();
-        let token = self.token(installation, full_name, started).await?;
-        let client = Octocrab::builder()
-            .base_uri(self.api_url.as_str())?
-            .personal_token(token.expose().to_string())
-            .build()?;
-        Ok(super::api::RepoApi {
-            gh: self.clone(),
-            client,
-            repo: full_name.to_string(),
-            token,
-            started,
-        })
-    }
-
-    async fn token(
+    pub(super) async fn token(
         &self,
         installation: i64,
         full_name: &str,
