@@ -15,6 +15,7 @@ pub mod junit5;
 pub mod overlay;
 pub mod pom_edit;
 pub mod registry;
+pub mod spring_batch;
 pub mod spring_boot;
 pub mod spring_security;
 pub mod upgrade_versions;
