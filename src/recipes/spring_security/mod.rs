@@ -116,6 +116,8 @@ pub fn adapter(src: &str) -> FileResult {
         "org.springframework.security.web.SecurityFilterChain",
         "org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer",
         "org.springframework.security.config.annotation.authentication.configuration.AuthenticationConfiguration",
+        "org.springframework.security.provisioning.InMemoryUserDetailsManager",
+        "org.springframework.security.core.userdetails.User",
     ];
     let imports = java_syntax::imports(root, src);
     let text_after: String = needed
@@ -266,8 +268,109 @@ fn convert(class: Node, src: &str) -> Result<Vec<Edit>, String> {
                     ),
                 ));
             }
+            "AuthenticationManagerBuilder" => {
+                let users = in_memory_users(method_body, var, src)?;
+                let eol = line_ending(src);
+                let list = users
+                    .iter()
+                    .map(|u| format!("{inner}        {u}"))
+                    .collect::<Vec<_>>()
+                    .join(&format!(",{eol}"));
+                edits.push(Edit::replace(
+                    header_start..method_body.end_byte(),
+                    format!(
+                        "@Bean{eol}{indent}public InMemoryUserDetailsManager userDetailsService() {{{eol}{inner}return new InMemoryUserDetailsManager({eol}{list});{eol}{indent}}}"
+                    ),
+                ));
+            }
             other => return Err(format!("configure({other}) has no bean equivalent")),
         }
     }
     Ok(edits)
+}
+
+/// The users of `auth.inMemoryAuthentication().withUser("u").password(..).roles(..).and()
+/// .withUser(..)...`, each as a `User.withUsername("u")...build()` expression. Anything
+/// else the builder was told (a password encoder, a user details service, JDBC) has no
+/// equivalent here.
+fn in_memory_users(body: Node, auth: &str, src: &str) -> Result<Vec<String>, String> {
+    const USER_CALLS: &[&str] = &[
+        "password",
+        "roles",
+        "authorities",
+        "accountExpired",
+        "accountLocked",
+        "credentialsExpired",
+        "disabled",
+    ];
+    let mut c = body.walk();
+    let statements: Vec<Node> = body.named_children(&mut c).collect();
+    let [statement] = statements.as_slice() else {
+        return Err("configure(AuthenticationManagerBuilder) does more than one thing".into());
+    };
+    let expr = statement
+        .named_child(0)
+        .filter(|e| statement.kind() == "expression_statement" && e.kind() == "method_invocation")
+        .ok_or("configure(AuthenticationManagerBuilder) is not one builder chain")?;
+    // The chain's calls, innermost first.
+    let mut calls = Vec::new();
+    let mut n = expr;
+    loop {
+        let name = field_text(n, "name", src);
+        let args = n.child_by_field_name("arguments").ok_or("no arguments")?;
+        calls.push((name, args));
+        match n.child_by_field_name("object") {
+            Some(o) if o.kind() == "method_invocation" => n = o,
+            Some(o) if text(o, src) == auth => break,
+            _ => return Err("the chain does not start at the builder".into()),
+        }
+    }
+    calls.reverse();
+    let Some(((first, _), rest)) = calls.split_first() else {
+        return Err("empty chain".into());
+    };
+    if *first != "inMemoryAuthentication" {
+        return Err(format!(
+            "AuthenticationManagerBuilder.{first}() has no bean equivalent here"
+        ));
+    }
+    let mut users: Vec<String> = Vec::new();
+    for (name, args) in rest {
+        let args_text = text(*args, src);
+        match *name {
+            "withUser" => {
+                let arg = args.named_child(0).ok_or("withUser without a user")?;
+                users.push(if arg.kind() == "string_literal" {
+                    format!("User.withUsername{args_text}")
+                } else {
+                    text(arg, src).to_string()
+                });
+            }
+            "and" => {}
+            call if USER_CALLS.contains(&call) => match users.last_mut() {
+                Some(u) if u.starts_with("User.withUsername") => {
+                    u.push_str(&format!(".{call}{args_text}"));
+                }
+                _ => return Err(format!("{call}() outside a user")),
+            },
+            other => {
+                return Err(format!(
+                    "inMemoryAuthentication().{other}() has no bean equivalent here"
+                ));
+            }
+        }
+    }
+    if users.is_empty() {
+        return Err("no users".into());
+    }
+    Ok(users
+        .into_iter()
+        .map(|u| {
+            if u.starts_with("User.withUsername") {
+                format!("{u}.build()")
+            } else {
+                u
+            }
+        })
+        .collect())
 }
