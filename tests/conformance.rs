@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use rayon::prelude::*;
 use serde::Deserialize;
 use uplift::analyze::test_checks;
 use uplift::config::RecipeSettings;
@@ -33,6 +34,10 @@ struct Case {
     after: Option<String>,
     #[serde(default)]
     findings: Vec<String>,
+    /// A whole compilation unit: `before` must compile against the Spring Boot 2.7 API
+    /// stubs and the output against the Boot 3.3 ones (`tests/conformance/stubs/`).
+    #[serde(default)]
+    compile: bool,
 }
 
 fn run(registry: &Registry, recipe: &str, kind: &str, src: &str) -> FileResult {
@@ -88,6 +93,7 @@ fn conformance_suite() {
         .collect();
     files.sort();
     let (mut cases, mut failures) = (0, Vec::new());
+    let mut to_compile: Vec<(String, String, String)> = Vec::new();
     let mut tests_judged = 0;
     for file in &files {
         let suite: Suite = serde_saphyr::from_str(&std::fs::read_to_string(file).unwrap())
@@ -119,6 +125,9 @@ fn conformance_suite() {
                     ));
                 }
             }
+            if case.compile {
+                to_compile.push((label.clone(), case.before.clone(), output.clone()));
+            }
             let second = run(&registry, &suite.recipe, kind, &output);
             if second.text.is_some_and(|t| t != output) {
                 failures.push(format!("{label}: not idempotent"));
@@ -136,9 +145,16 @@ fn conformance_suite() {
             }
         }
     }
+    failures.extend(compile_against_stubs(&to_compile));
     println!(
-        "{} suites, {cases} cases, {tests_judged} test methods judged invariant",
-        files.len()
+        "{} suites, {cases} cases, {tests_judged} test methods judged invariant, {} compiled \
+         before and after",
+        files.len(),
+        to_compile.len()
+    );
+    assert!(
+        to_compile.len() >= 10,
+        "the Spring recipes' cases compile against the API stubs"
     );
     assert!(cases > 0);
     assert!(
@@ -146,4 +162,94 @@ fn conformance_suite() {
         "the invariance property must judge the JUnit cases"
     );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Signature stubs of the Spring APIs the cases use, written from the published Javadoc:
+/// `boot-2.7` (Security 5.7, Framework 5.3, Batch 4.3, Kafka 2.8) and `boot-3.3` (Security
+/// 6.3, Framework 6.1, Batch 5.1, Kafka 3.2), compiled once per run.
+fn compiled_stubs(out: &Path) -> [std::path::PathBuf; 2] {
+    let stubs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/stubs");
+    ["boot-2.7", "boot-3.3"].map(|version| {
+        let classes = out.join(version);
+        let mut sources = Vec::new();
+        java_files(&stubs.join(version), &mut sources);
+        javac(&classes, None, &sources).unwrap_or_else(|e| panic!("stubs {version}: {e}"));
+        classes
+    })
+}
+
+fn java_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            java_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "java") {
+            out.push(p);
+        }
+    }
+}
+
+fn javac(
+    out: &Path,
+    classpath: Option<&Path>,
+    sources: &[std::path::PathBuf],
+) -> Result<(), String> {
+    let javac = std::env::var_os("JAVA_HOME")
+        .map(|h| Path::new(&h).join("bin/javac"))
+        .filter(|p| p.exists())
+        .unwrap_or_else(|| "javac".into());
+    let mut cmd = std::process::Command::new(javac);
+    cmd.args(["-nowarn", "-proc:none", "-d"]).arg(out);
+    if let Some(cp) = classpath {
+        cmd.arg("-cp").arg(cp);
+    }
+    let result = cmd
+        .args(sources)
+        .output()
+        .map_err(|e| format!("javac: {e}"))?;
+    if result.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&result.stderr).into_owned())
+    }
+}
+
+/// Each case's `before` against the 2.7 stubs, its output against the 3.3 stubs.
+fn compile_against_stubs(cases: &[(String, String, String)]) -> Vec<String> {
+    if cases.is_empty() {
+        return Vec::new();
+    }
+    let tmp = std::env::temp_dir().join(format!("uplift-conformance-{}", std::process::id()));
+    let stubs = compiled_stubs(&tmp);
+    let class_name = regex::Regex::new(
+        r"(?m)^(?:public\s+)?(?:final\s+|abstract\s+)*(?:class|interface)\s+(\w+)",
+    )
+    .unwrap();
+    let failures = cases
+        .par_iter()
+        .enumerate()
+        .flat_map(|(i, (label, before, after))| {
+            let mut failures = Vec::new();
+            for (version, source, classes) in
+                [("2.7", before, &stubs[0]), ("3.3", after, &stubs[1])]
+            {
+                let dir = tmp.join(format!("case{i}-{version}"));
+                std::fs::create_dir_all(&dir).unwrap();
+                let name = class_name
+                    .captures(source)
+                    .map_or("Case".to_string(), |c| c[1].to_string());
+                let file = dir.join(format!("{name}.java"));
+                std::fs::write(&file, source).unwrap();
+                if let Err(e) = javac(&dir, Some(classes), &[file]) {
+                    let which = if version == "2.7" { "before" } else { "after" };
+                    failures.push(format!(
+                        "{label}: {which} does not compile against the Boot {version} stubs:\n{e}"
+                    ));
+                }
+            }
+            failures
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&tmp);
+    failures
 }

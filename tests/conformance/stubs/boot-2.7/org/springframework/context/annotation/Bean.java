@@ -1,0 +1,3 @@
+package org.springframework.context.annotation;
+
+public @interface Bean {}

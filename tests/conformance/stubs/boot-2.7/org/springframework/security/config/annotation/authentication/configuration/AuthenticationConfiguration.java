@@ -1,0 +1,5 @@
+package org.springframework.security.config.annotation.authentication.configuration;
+
+public class AuthenticationConfiguration {
+    public org.springframework.security.authentication.AuthenticationManager getAuthenticationManager() throws Exception { return null; }
+}

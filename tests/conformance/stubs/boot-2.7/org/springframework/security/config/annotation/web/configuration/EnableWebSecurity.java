@@ -1,0 +1,3 @@
+package org.springframework.security.config.annotation.web.configuration;
+
+public @interface EnableWebSecurity {}

@@ -1,0 +1,3 @@
+package org.springframework.util.backoff;
+
+public class FixedBackOff implements BackOff { public FixedBackOff(long interval, long maxAttempts) {} }

@@ -1,0 +1,3 @@
+package org.springframework.web.bind;
+
+public class MethodArgumentNotValidException extends Exception {}

@@ -1,0 +1,3 @@
+package org.springframework.batch.core.configuration.annotation;
+
+public @interface EnableBatchProcessing {}

@@ -1,0 +1,3 @@
+package org.springframework.batch.core.step.tasklet;
+
+public interface Tasklet {}

@@ -1,0 +1,3 @@
+package org.springframework.batch.item;
+
+public interface ItemReader<T> { T read() throws Exception; }

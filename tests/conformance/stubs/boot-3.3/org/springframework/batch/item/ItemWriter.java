@@ -1,0 +1,3 @@
+package org.springframework.batch.item;
+
+public interface ItemWriter<T> { void write(Chunk<? extends T> chunk) throws Exception; }

@@ -1,0 +1,3 @@
+package org.springframework.beans.factory.annotation;
+
+public @interface Autowired {}

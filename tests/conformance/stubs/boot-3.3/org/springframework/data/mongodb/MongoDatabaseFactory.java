@@ -1,0 +1,3 @@
+package org.springframework.data.mongodb;
+
+public interface MongoDatabaseFactory {}

@@ -1,0 +1,3 @@
+package org.springframework.http;
+
+public class HttpHeaders {}

@@ -1,0 +1,3 @@
+package org.springframework.http;
+
+public enum HttpMethod { GET, POST, PUT, DELETE }

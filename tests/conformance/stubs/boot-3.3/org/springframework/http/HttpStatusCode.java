@@ -1,0 +1,6 @@
+package org.springframework.http;
+
+public interface HttpStatusCode {
+    int value();
+    boolean is4xxClientError();
+}

@@ -1,0 +1,3 @@
+package org.springframework.security.authorization;
+
+public interface AuthorizationManager<T> {}

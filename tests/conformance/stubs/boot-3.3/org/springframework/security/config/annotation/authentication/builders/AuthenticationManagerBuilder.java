@@ -1,0 +1,3 @@
+package org.springframework.security.config.annotation.authentication.builders;
+
+public class AuthenticationManagerBuilder {}

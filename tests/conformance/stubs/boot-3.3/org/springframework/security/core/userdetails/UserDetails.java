@@ -1,0 +1,3 @@
+package org.springframework.security.core.userdetails;
+
+public interface UserDetails {}

@@ -1,0 +1,5 @@
+package org.springframework.security.provisioning;
+
+public class InMemoryUserDetailsManager {
+    public InMemoryUserDetailsManager(org.springframework.security.core.userdetails.UserDetails... users) {}
+}

@@ -1,0 +1,3 @@
+package org.springframework.security.web;
+
+public interface SecurityFilterChain {}

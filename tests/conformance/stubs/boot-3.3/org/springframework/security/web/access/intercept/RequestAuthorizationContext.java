@@ -1,0 +1,3 @@
+package org.springframework.security.web.access.intercept;
+
+public final class RequestAuthorizationContext {}

@@ -1,0 +1,3 @@
+package org.springframework.test.util;
+
+public class TestSocketUtils { public static int findAvailableTcpPort() { return 0; } }

@@ -1,0 +1,3 @@
+package org.springframework.transaction;
+
+public interface PlatformTransactionManager {}

@@ -1,0 +1,3 @@
+package org.springframework.util.backoff;
+
+public interface BackOff {}

@@ -1,0 +1,3 @@
+package org.springframework.web.context.request;
+
+public interface WebRequest {}

@@ -1,0 +1,8 @@
+package org.springframework.web.servlet.mvc.method.annotation;
+
+import org.springframework.http.*;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.context.request.WebRequest;
+public abstract class ResponseEntityExceptionHandler {
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) { return null; }
+}
