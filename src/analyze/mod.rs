@@ -177,12 +177,14 @@ impl Fingerprint {
                     },
                     None => continue,
                 };
-                let mut fixtures = inherited;
-                fixtures.extend(f.fixtures.iter().cloned());
-                if out.get(name) != Some(&fixtures) {
-                    out.insert(name.clone(), fixtures);
-                    grew = true;
-                }
+                // Two classes of one simple name (in different packages or modules) merge:
+                // the sets only grow, so the loop ends.
+                let new_key = !out.contains_key(name);
+                let known = out.entry(name.clone()).or_default();
+                let before = known.len();
+                known.extend(inherited);
+                known.extend(f.fixtures.iter().cloned());
+                grew |= new_key || known.len() > before;
             }
             if !grew {
                 return out;
@@ -665,4 +667,69 @@ fn summarize(fp: &mut Fingerprint) {
     fp.java_files = n;
     fp.java_bytes = bytes;
     fp.syntax_errors = syntax_errors;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("pom.xml"),
+            "<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId>\
+             <artifactId>a</artifactId><version>1</version></project>",
+        )
+        .unwrap();
+        for (path, text) in files {
+            let p = dir.path().join("src/test/java").join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn junit3_classes_follow_hierarchies_and_merge_same_named_bases() {
+        let dir = project(&[
+            (
+                "a/BaseTest.java",
+                "package a; import junit.framework.TestCase;\npublic abstract class BaseTest extends TestCase { protected void setUp() {} }",
+            ),
+            (
+                "b/BaseTest.java",
+                "package b; import junit.framework.TestCase;\npublic abstract class BaseTest extends TestCase { protected void tearDown() {} }",
+            ),
+            (
+                "a/SubTest.java",
+                "package a;\npublic class SubTest extends BaseTest { public void testIt() {} }",
+            ),
+            (
+                "a/LeafTest.java",
+                "package a;\npublic class LeafTest extends SubTest { public void testMore() {} }",
+            ),
+            (
+                "a/Plain.java",
+                "package a;\npublic class Plain extends Object {}",
+            ),
+        ]);
+        let fp = analyze(dir.path(), &[]).unwrap();
+        let bases = fp.junit3_classes();
+        let both: BTreeSet<String> = ["setUp", "tearDown"].map(String::from).into();
+        assert_eq!(bases.get("BaseTest"), Some(&both));
+        assert_eq!(bases.get("LeafTest"), Some(&both));
+        assert!(!bases.contains_key("Plain"));
+        // The subclasses' test* methods are tests, found by the second pass.
+        let leaf = fp
+            .java_files()
+            .find(|f| f.path.ends_with("LeafTest.java"))
+            .unwrap();
+        assert_eq!(leaf.junit, JunitGeneration::Junit3);
+        assert_eq!(leaf.tests.len(), 1);
+        let families = fp.junit3_families();
+        assert!(
+            families.iter().any(|f| f.len() >= 3),
+            "BaseTest, SubTest and LeafTest convert together: {families:?}"
+        );
+    }
 }
