@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use serde_json::json;
 use uplift::store::Store;
-use uplift::store::jobs::{Enqueued, FinalState, JobKind, Lease, NewJob};
+use uplift::store::intake::Intake;
+use uplift::store::jobs::{Delivery, Enqueued, FinalState, JobKind, Lease, NewJob};
 
 mod support;
 
@@ -247,7 +248,48 @@ async fn concurrent_claims_are_exclusive(store: Store) {
     assert_eq!(unique.len(), 30);
 }
 
+/// Concurrent deliveries go through the group-commit writer: each is recorded once (a
+/// redelivery inside the same batch included) and every fresh one queues its job.
+async fn group_commit_records_each_delivery_once(store: Store) {
+    let intake = Intake::start(store.clone());
+    let mut handles = Vec::new();
+    for i in 0..200u32 {
+        let intake = intake.clone();
+        // Deliveries 0..150, the first 50 of them sent twice.
+        let id = i % 150;
+        let job = NewJob {
+            kind: JobKind::Event,
+            target: 0,
+            ..migrate(&format!("o/r{id}"), &format!("event-{id}"), 1)
+        };
+        handles.push(tokio::spawn(async move {
+            let d = Delivery {
+                id: format!("d-{id}"),
+                event: "issue_comment".into(),
+                job: Some(job),
+            };
+            intake.record(d).await.unwrap()
+        }));
+    }
+    let mut fresh = 0;
+    for h in handles {
+        fresh += usize::from(h.await.unwrap());
+    }
+    assert_eq!(fresh, 150);
+    let mut claimed = 0;
+    while store
+        .claim(JobKind::Event, "w", LONG, 1000)
+        .await
+        .unwrap()
+        .is_some()
+    {
+        claimed += 1;
+    }
+    assert_eq!(claimed, 150);
+}
+
 on_both_backends!(
+    group_commit_records_each_delivery_once,
     deliveries_are_recorded_once,
     one_active_migration_per_repo_and_target,
     expired_leases_are_reclaimed_and_capped,

@@ -22,7 +22,8 @@ use crate::github::webhook::{self, Event, Parsed};
 use crate::metrics::METRICS;
 use crate::secrets::Secret;
 use crate::store::Store;
-use crate::store::jobs::{JobKind, NewJob};
+use crate::store::intake::Intake;
+use crate::store::jobs::{Delivery, JobKind, NewJob};
 
 /// GitHub caps webhook payloads at 25 MB.
 pub const BODY_LIMIT: usize = 25 * 1024 * 1024;
@@ -47,6 +48,8 @@ const KNOWN_EVENTS: &[&str] = &[
 #[derive(Clone)]
 pub struct AppState {
     pub store: Store,
+    /// Records verified deliveries by group commit.
+    pub intake: Intake,
     pub webhook_secret: Secret,
     pub slug: String,
     pub max_attempts: u32,
@@ -64,6 +67,7 @@ impl AppState {
         wake: Arc<Notify>,
     ) -> Self {
         Self {
+            intake: Intake::start(store.clone()),
             store,
             webhook_secret,
             slug,
@@ -290,11 +294,12 @@ async fn webhook(
         payload: serde_json::to_value(&event_value).expect("events serialise"),
         max_attempts: state.max_attempts,
     };
-    match state
-        .store
-        .record_delivery(&delivery, &event, Some(&job))
-        .await
-    {
+    let record = Delivery {
+        id: delivery.clone(),
+        event: event.clone(),
+        job: Some(job),
+    };
+    match state.intake.record(record).await {
         Ok(true) => {
             count("queued");
             state.wake.notify_waiters();

@@ -41,6 +41,14 @@ pub struct NewJob {
     pub max_attempts: u32,
 }
 
+/// A verified webhook delivery to record, with the event job it queues.
+#[derive(Debug, Clone)]
+pub struct Delivery {
+    pub id: String,
+    pub event: String,
+    pub job: Option<NewJob>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct JobRow {
     pub id: String,
@@ -134,25 +142,42 @@ impl Store {
         event: &str,
         job: Option<&NewJob>,
     ) -> anyhow::Result<bool> {
+        let one = [Delivery {
+            id: delivery_id.to_string(),
+            event: event.to_string(),
+            job: job.cloned(),
+        }];
+        Ok(self.record_deliveries(&one).await?[0])
+    }
+
+    /// Records deliveries and queues their jobs in one transaction (one sync for the lot:
+    /// the webhook edge's group commit). Each answer is [`Store::record_delivery`]'s; a
+    /// delivery id twice in one batch counts once.
+    pub async fn record_deliveries(&self, batch: &[Delivery]) -> anyhow::Result<Vec<bool>> {
         let mut tx = self.pool.begin().await?;
-        let fresh = sqlx::query(
-            "INSERT INTO deliveries (id, event, received_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-        )
-        .bind(delivery_id)
-        .bind(event)
-        .bind(now_ms())
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            == 1;
-        // A fresh delivery of work already queued (the same comment under a new delivery
-        // id) is a duplicate too.
-        let queued = match job {
-            Some(job) if fresh => insert_job(&mut tx, job).await?.is_some(),
-            _ => fresh,
-        };
+        let mut answers = Vec::with_capacity(batch.len());
+        for d in batch {
+            let fresh = sqlx::query(
+                "INSERT INTO deliveries (id, event, received_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(&d.id)
+            .bind(&d.event)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+                == 1;
+            // A fresh delivery of work already queued (the same comment under a new
+            // delivery id) is a duplicate too.
+            let queued = match &d.job {
+                Some(job) if fresh => insert_job(&mut tx, job).await?.is_some(),
+                _ => fresh,
+            };
+            answers.push(queued);
+        }
         tx.commit().await?;
-        Ok(queued)
+        Ok(answers)
     }
 
     pub async fn enqueue(&self, job: &NewJob) -> anyhow::Result<Enqueued> {

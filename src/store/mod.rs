@@ -3,6 +3,7 @@
 //! nothing to start) or a shared PostgreSQL (`DATABASE_URL=postgres://...`, several workers).
 
 pub mod app;
+pub mod intake;
 pub mod jobs;
 pub mod knowledge;
 
