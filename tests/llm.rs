@@ -184,7 +184,9 @@ async fn search_queries_are_cached_by_their_words_and_results_capped() {
     let tavily = Tavily::new(client, 3);
     let mut cache = Cache::default();
     let q = search::query(
-        "[ERROR] A.java:[3,1] package javax.servlet does not exist",
+        &uplift::knowledge::signature::normalize(
+            "[ERROR] /w/src/main/java/a/A.java:[3,1] package javax.servlet does not exist",
+        ),
         Some(17),
         None,
     );

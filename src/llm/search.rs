@@ -1,7 +1,9 @@
 //! Web search for errors the other tiers do not know, behind a provider trait with a
-//! Tavily-compatible HTTP client (`POST {base}/search`). Queries are cleaned of
-//! stack frames, line numbers and Maven markers, enriched with the Java and Spring Boot
-//! versions and "fix", and capped at 300 characters; results arrive as web pages, so HTML is
+//! Tavily-compatible HTTP client (`POST {base}/search`). A query goes to a third party, so
+//! it is built from the failure's normalized signature (no paths, positions, stack frames,
+//! nor the project's own packages and types: `knowledge::signature`), each of its lines
+//! once, enriched with the Java and Spring Boot versions and "fix", and capped at 300
+//! characters; results arrive as web pages, so HTML is
 //! turned into plain text (scripts, styles and comments dropped, entities decoded, links
 //! reduced to their text) before they are cut at a natural break to 10 KB; a cache keyed by
 //! the sorted lower-case words answers reordered queries.
@@ -98,11 +100,6 @@ impl SearchProvider for Tavily {
     }
 }
 
-static MARKER: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\[(?:INFO|ERROR|WARNING)\]").expect("valid"));
-static POSITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:[^\s\[]*/)?([\w$]+\.java)(?::\[\d+,\d+\]|:\d+)?|\b\d+\b").expect("valid")
-});
 static SPACE: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\s+").expect("valid"));
 /// Markup that only HTML has: a comment, a doctype, an entity, or a tag of an HTML element
 /// (a bare `List<String>` in a plain-text snippet is Java, not markup).
@@ -130,15 +127,20 @@ pub fn plain_text(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The query for an error: cleaned, enriched, capped at a word boundary.
-pub fn query(error: &str, java: Option<u32>, spring_boot: Option<&str>) -> String {
-    let cleaned: Vec<String> = error
-        .lines()
-        .filter(|l| !crate::knowledge::signature::is_stack_frame(l))
-        .map(|l| MARKER.replace_all(l, " ").to_string())
-        .map(|l| POSITION.replace_all(&l, "$1").to_string())
-        .collect();
-    let mut q = SPACE.replace_all(cleaned.join(" ").trim(), " ").to_string();
+/// The query for a normalized signature (lines joined by ` | `): each line once,
+/// enriched, capped at a word boundary.
+pub fn query(signature: &str, java: Option<u32>, spring_boot: Option<&str>) -> String {
+    let mut lines: Vec<&str> = Vec::new();
+    for l in signature
+        .split(" | ")
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+    {
+        if !lines.contains(&l) {
+            lines.push(l);
+        }
+    }
+    let mut q = SPACE.replace_all(&lines.join(" "), " ").to_string();
     let mut extra = String::new();
     if let Some(j) = java {
         extra.push_str(&format!(" Java {j}"));
@@ -218,11 +220,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn queries_are_cleaned_enriched_and_capped() {
-        let err = "[ERROR] /w/src/main/java/a/Order.java:[14,8] cannot find symbol\n  symbol: class Generated\n\tat com.x.Y.z(Y.java:12)";
+    fn queries_are_built_from_the_signature_enriched_and_capped() {
+        use crate::knowledge::signature::{ProjectNames, normalize};
+        let names = ProjectNames::new(["com.acme.shop".to_string()], ["Order".to_string()]);
+        let err = "[ERROR] /w/src/main/java/com/acme/shop/Order.java:[14,8] cannot find symbol\n  symbol: class Generated\n  location: class com.acme.shop.Order\n\tat com.x.Y.z(Y.java:12)";
         assert_eq!(
-            query(err, Some(17), Some("3.3.5")),
-            "Order.java cannot find symbol symbol: class Generated Java 17 Spring Boot 3.3.5 fix"
+            query(&names.scrub(&normalize(err)), Some(17), Some("3.3.5")),
+            "cannot find symbol symbol: class Generated location: class Java 17 Spring Boot 3.3.5 fix"
+        );
+        // An error line repeated (the same assertion twice) is sent once.
+        assert_eq!(
+            query(
+                "expected: <N> but was: <N> | expected: <N> but was: <N>",
+                Some(21),
+                None
+            ),
+            "expected: <N> but was: <N> Java 21 fix"
         );
         let long = "word ".repeat(200);
         let q = query(&long, Some(21), None);

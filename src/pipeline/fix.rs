@@ -16,6 +16,7 @@ use crate::journal::{
 };
 use crate::knowledge::bm25::Index;
 use crate::knowledge::plan::{self, DowngradeReason, PlanKind, Query};
+use crate::knowledge::signature::ProjectNames;
 use crate::llm::edits::{self, Block};
 use crate::llm::embeddings;
 use crate::llm::prompt::{self, DATA_RULE, Data, SourceKind};
@@ -93,7 +94,7 @@ impl Run<'_> {
             v.build
                 .run
                 .as_ref()
-                .and_then(|r| classify(r, &v.newly_failing))
+                .and_then(|r| classify(r, &v.newly_failing, &self.project_names()))
         });
         let Some(failure) = failure.filter(|f| f.kind != FailureKind::Environment) else {
             self.state.fix_done = true;
@@ -345,6 +346,15 @@ impl Run<'_> {
         files
     }
 
+    /// The project's own packages and types, kept out of signatures and search queries.
+    fn project_names(&self) -> ProjectNames {
+        let files = || self.fingerprint.iter().flat_map(|fp| fp.java_files());
+        ProjectNames::new(
+            files().map(|f| f.package.clone()),
+            files().flat_map(|f| f.top_level_types.iter().cloned()),
+        )
+    }
+
     /// The files the failure points at, relative to the project.
     fn relevant_files(&self, failure: &Failure) -> Vec<PathBuf> {
         let root = &self.opts.root;
@@ -369,8 +379,8 @@ impl Run<'_> {
                 let classes: Vec<&str> = failure
                     .errors
                     .iter()
-                    .filter_map(|t| t.split('#').next())
-                    .filter_map(|c| c.rsplit('.').next())
+                    .filter_map(|t| t.split_once('#'))
+                    .filter_map(|(c, _)| c.rsplit('.').next())
                     .collect();
                 self.fingerprint
                     .as_ref()
@@ -504,7 +514,7 @@ impl Run<'_> {
             .as_ref()
             .and_then(|f| f.spring_boot.clone());
         let query = search::query(
-            &failure.errors.join("\n"),
+            &failure.signature,
             Some(self.opts.config.target),
             boot.as_deref(),
         );
