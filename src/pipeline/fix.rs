@@ -1,7 +1,8 @@
 //! The fix loop, one attempt per call: classify the red validation, then the tiers in
 //! order — a solved example applied as is (no LLM), the example as a few-shot for the
 //! LLM, the LLM alone — and write what validates as edits. A retry never re-reads
-//! retrieval: it carries a fenced summary of why the last attempt failed. Signature-based
+//! retrieval: it carries a fenced summary of why the last attempt failed, rebuilt from the
+//! latest build (after an applied edit the failure may have changed kind). Signature-based
 //! stuck detection climbs the escalation ladder; budgets stop the run as INCOMPLETE.
 
 use std::collections::hash_map::DefaultHasher;
@@ -42,13 +43,34 @@ pub struct FixLoop {
     pub stuck: super::stuck::Detector,
     /// (error signature, edit hash) pairs already tried.
     pub tried: std::collections::HashSet<(String, u64)>,
-    /// Kind and summary of the last failed attempt, for the next prompt.
-    pub last: Option<(FailureKind, String)>,
+    /// What the last attempt did, for the next prompt.
+    pub last: Option<LastAttempt>,
     pub last_signature: Option<String>,
     pub last_edit_hash: u64,
     pub guidance: Option<&'static str>,
     /// (signature, edit blocks) of the last applied fix, deposited once it validates.
     pub pending_deposit: Option<(String, String)>,
+}
+
+/// The last attempt as the next one needs it. What the build says now is read from the
+/// latest validation when the next prompt is compiled, never remembered from before.
+pub enum LastAttempt {
+    /// Nothing changed on disk (no answer, or the answer was refused), with the reason.
+    NotApplied { kind: FailureKind, reason: String },
+    /// Edits were written and the tree validated again.
+    Applied {
+        kind: FailureKind,
+        diff: String,
+        files: Vec<PathBuf>,
+    },
+}
+
+impl LastAttempt {
+    fn kind(&self) -> FailureKind {
+        match self {
+            Self::NotApplied { kind, .. } | Self::Applied { kind, .. } => *kind,
+        }
+    }
 }
 
 /// Where a fix came from, for the journal.
@@ -130,7 +152,11 @@ impl Run<'_> {
         let (retrieval, example) = if attempt == 1 {
             self.retrieve(&failure).await?
         } else {
-            let last_kind = self.fix.last.as_ref().map_or(failure.kind, |l| l.0);
+            let last_kind = self
+                .fix
+                .last
+                .as_ref()
+                .map_or(failure.kind, LastAttempt::kind);
             self.record(
                 Stage::Fix,
                 rule,
@@ -240,7 +266,10 @@ impl Run<'_> {
                     .await;
             }
             Err(CallError::Llm(e)) => {
-                self.fix.last = Some((failure.kind, e.to_string()));
+                self.fix.last = Some(LastAttempt::NotApplied {
+                    kind: failure.kind,
+                    reason: format!("the model gave no answer: {e}"),
+                });
                 return self
                     .no_answer(rule, attempt, Some(failure), &e.to_string(), t)
                     .await;
@@ -286,7 +315,10 @@ impl Run<'_> {
             }
             Err(rejected) => {
                 let reason = rejected.to_string();
-                self.fix.last = Some((failure.kind, reason.clone()));
+                self.fix.last = Some(LastAttempt::NotApplied {
+                    kind: failure.kind,
+                    reason: format!("the last answer was refused, nothing changed: {reason}"),
+                });
                 let attempt_record = FixAttempt {
                     attempt,
                     failure,
@@ -555,6 +587,15 @@ impl Run<'_> {
             instructions.push_str(g);
         }
         let log = failure.errors.join("\n");
+        // After an applied attempt the files it edited are shown as they are now.
+        let mut files = files.to_vec();
+        if let Some(LastAttempt::Applied { files: edited, .. }) = &self.fix.last {
+            for f in edited {
+                if !files.contains(f) {
+                    files.push(f.clone());
+                }
+            }
+        }
         let texts: Vec<(PathBuf, String)> = files
             .iter()
             .filter_map(|p| {
@@ -595,7 +636,16 @@ impl Run<'_> {
                 cap: search::MAX_RESULT_BYTES,
             });
         }
-        if let Some((_, summary)) = &self.fix.last {
+        let summary = self.fix.last.as_ref().map(|last| match last {
+            LastAttempt::NotApplied { reason, .. } => reason.clone(),
+            LastAttempt::Applied { kind, diff, .. } => format!(
+                "The last attempt's edits (for a {kind:?} failure) were applied and the build is \
+                 still red. The latest build fails ({:?}) with:\n{log}\n\nThe edits applied:\n{diff}\n\
+                 The edited files follow as they are now.",
+                failure.kind
+            ),
+        });
+        if let Some(summary) = &summary {
             data.push(Data {
                 kind: SourceKind::PriorFailureSummary,
                 label: "why the last attempt failed",
@@ -624,10 +674,11 @@ impl Run<'_> {
         }
         let diff = overlay.diff();
         let files = self.commit(&overlay)?;
-        self.fix.last = Some((
-            failure.kind,
-            format!("edits applied, build still red: {}", failure.signature),
-        ));
+        self.fix.last = Some(LastAttempt::Applied {
+            kind: failure.kind,
+            diff: diff.clone(),
+            files: out.keys().cloned().collect(),
+        });
         let edits = blocks_text(&blocks);
         self.fix.pending_deposit = Some((failure.signature.clone(), edits.clone()));
         self.state.validated = false;
