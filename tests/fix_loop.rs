@@ -382,9 +382,10 @@ async fn a_fix_that_changes_an_expected_value_is_refused_and_never_learnt() {
 /// A wrong first edit turns the compile error into a test failure. The retry quotes what
 /// the latest build says (the assertion, the edit that caused it, the edited file as it is
 /// now), searches with a query that names neither the project's packages nor its classes,
-/// and gets the page as fenced plain text.
+/// gets the page as fenced plain text, and the run learns nothing: the green fix repaired
+/// the model's own mistake, and the first edit never validated green.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn after_a_wrong_edit_the_retry_quotes_the_latest_build() {
+async fn after_a_wrong_edit_the_retry_quotes_the_latest_build_and_nothing_is_learnt() {
     let dir = tempfile::tempdir().unwrap();
     let fake = FakeLlm::default();
     let base = fake.start().await;
@@ -443,4 +444,8 @@ async fn after_a_wrong_edit_the_retry_quotes_the_latest_build() {
     for gone in ["<p>", "track()", "SYSTEM", "&amp;", "example.org/x"] {
         assert!(!hit.contains(gone), "{gone} in {hit}");
     }
+    let store = uplift::store::Store::open(&dir.path().join("journal.db"))
+        .await
+        .unwrap();
+    assert_eq!(store.examples().await.unwrap(), vec![]);
 }

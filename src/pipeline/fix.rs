@@ -12,12 +12,14 @@ use std::time::Instant;
 
 use serde_json::json;
 
+use crate::journal::outcome::Outcome;
 use crate::journal::{
-    Category, FixAttempt, FixResult, RetrievalRecord, SearchRecord, Stage, StepResult,
+    Category, FixAttempt, FixResult, Invariance, RetrievalRecord, SearchRecord, Stage, StepResult,
 };
 use crate::knowledge::bm25::Index;
 use crate::knowledge::plan::{self, DowngradeReason, PlanKind, Query};
 use crate::knowledge::signature::ProjectNames;
+use crate::knowledge::{self, Verdict};
 use crate::llm::edits::{self, Block};
 use crate::llm::embeddings;
 use crate::llm::prompt::{self, DATA_RULE, Data, SourceKind};
@@ -25,7 +27,7 @@ use crate::llm::search::{self, Hit};
 use crate::llm::{CallError, ChatRequest, metered};
 use crate::recipes::overlay::Overlay;
 use crate::repo_path::{Gate, Origin};
-use crate::store::knowledge::{Example, NewExample};
+use crate::store::knowledge::Example;
 
 use super::Run;
 use super::failure::{Failure, FailureKind, classify};
@@ -48,8 +50,6 @@ pub struct FixLoop {
     pub last_signature: Option<String>,
     pub last_edit_hash: u64,
     pub guidance: Option<&'static str>,
-    /// (signature, edit blocks) of the last applied fix, deposited once it validates.
-    pub pending_deposit: Option<(String, String)>,
 }
 
 /// The last attempt as the next one needs it. What the build says now is read from the
@@ -532,6 +532,28 @@ impl Run<'_> {
         f.join(" ")
     }
 
+    /// The CLI's learning: a run that ended SUCCESS with test invariance passed teaches
+    /// its fixes and recipes (`knowledge::learn`); anything less teaches nothing.
+    pub(super) async fn learn_if_passed(&mut self) -> anyhow::Result<()> {
+        let success = self
+            .journal
+            .outcome()
+            .is_some_and(|o| o.outcome == Outcome::Success);
+        if success && matches!(self.journal.invariance(), Invariance::Passed) {
+            let origin = format!("run:{}", self.journal.run_id);
+            let features = self.features();
+            knowledge::learn(
+                self.store,
+                &self.journal,
+                &features,
+                &origin,
+                Verdict::Passed,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
     /// Compiled fresh from what this attempt knows; every repository or log text fenced.
     async fn search(
         &mut self,
@@ -680,7 +702,6 @@ impl Run<'_> {
             files: out.keys().cloned().collect(),
         });
         let edits = blocks_text(&blocks);
-        self.fix.pending_deposit = Some((failure.signature.clone(), edits.clone()));
         self.state.validated = false;
         self.state.validation_red = false;
         let record = FixAttempt {
@@ -748,39 +769,5 @@ impl Run<'_> {
         )
         .await
         .map(|()| false)
-    }
-
-    /// After a green validation: the fix that got there becomes a solved example, and the
-    /// recipes that did their task are remembered for projects with these features.
-    pub(super) async fn deposit_fix(&mut self) -> anyhow::Result<()> {
-        let features = self.features();
-        let mut recipes: Vec<String> = Vec::new();
-        for r in self
-            .journal
-            .latest_task_records()
-            .filter(|r| r.status.is_done())
-        {
-            if let Some(t) = self.journal.tasks().iter().find(|t| t.id == r.task_id) {
-                recipes.extend(t.recipes.iter().cloned());
-            }
-        }
-        recipes.sort();
-        recipes.dedup();
-        for recipe in &recipes {
-            self.store.recipe_succeeded(&features, recipe).await?;
-        }
-        if let Some((signature, blocks)) = self.fix.pending_deposit.take() {
-            let features = self.features();
-            let origin = format!("run:{}", self.journal.run_id);
-            self.store
-                .deposit_example(&NewExample {
-                    signature: &signature,
-                    features: &features,
-                    diff: &blocks,
-                    origin: &origin,
-                })
-                .await?;
-        }
-        Ok(())
     }
 }
