@@ -276,6 +276,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
                 dry_run,
                 isolation,
                 notices,
+                learn_on_success: true,
             };
             let mut progress = Progress::new(true);
             let journal = pipeline::run(&opts, &store, &mut progress).await?;

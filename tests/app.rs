@@ -837,7 +837,7 @@ async fn plan_posts_an_estimate_and_pushes_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn the_llm_tier_fixes_through_the_app_and_its_fix_serves_a_second_repository() {
+async fn the_llm_tier_fixes_through_the_app_and_once_merged_its_fix_serves_a_second_repository() {
     use support::fake_llm::{FakeLlm, Recorded};
     let llm = FakeLlm::default();
     let llm_url = llm.start().await;
@@ -912,6 +912,25 @@ async fn the_llm_tier_fixes_through_the_app_and_its_fix_serves_a_second_reposito
     );
     assert!(fixed.contains("int twice(int value)"), "{fixed}");
     assert_eq!(llm.received().len(), 1);
+    // Green is not accepted: nothing is learnt until a human merges the PR.
+    assert!(app.store.examples().await.unwrap().is_empty());
+    let number = pr.number;
+    app.fake.close_pull(REPO, number, true);
+    let merged = payloads::pull_request_closed(INSTALLATION, REPO, number, "uplift/java-17", true);
+    assert_eq!(
+        app.deliver("pull_request", "merged-1", &merged, None).await,
+        202
+    );
+    let mut examples = Vec::new();
+    for _ in 0..600 {
+        examples = app.store.examples().await.unwrap();
+        if !examples.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(examples.len(), 1, "the merge taught the fix");
+    assert_eq!(examples[0].merged, 1);
 
     app.command_on(
         "acme/second",

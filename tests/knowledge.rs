@@ -86,22 +86,39 @@ async fn examples_are_deposited_once_and_keep_their_standing(store: Store) {
     );
 }
 
-async fn a_merged_pull_confirms_its_fixes_and_a_closed_one_lowers_them(store: Store) {
-    use uplift::journal::{Category, Entry, FixAttempt, FixResult, Journal, Stage, StepResult};
+mod learning {
+    use uplift::evidence::BuildRun;
+    use uplift::journal::{
+        BuildOutcome, Category, Entry, FixAttempt, FixResult, Journal, Stage, StepResult,
+        Validation,
+    };
     use uplift::pipeline::failure::{Failure, FailureKind};
-    let fixed = |edits: &str| Entry {
-        seq: 1,
-        stage: Stage::Fix,
-        known: String::new(),
-        intent: String::new(),
-        rule: "R8d".into(),
-        inputs: serde_json::json!({}),
-        result: StepResult::Fixed(Box::new(FixAttempt {
-            attempt: 1,
+
+    pub const UNDERSCORE: &str = "as of release N, '_' is a keyword";
+
+    fn entry(result: StepResult) -> Entry {
+        Entry {
+            seq: 1,
+            stage: Stage::Fix,
+            known: String::new(),
+            intent: String::new(),
+            rule: "R8d".into(),
+            inputs: serde_json::json!({}),
+            result,
+            category: Category::Success,
+            duration_ms: 0,
+            cost_usd: 0.001,
+        }
+    }
+
+    /// An applied fix for a failure with this signature.
+    pub fn fixed(attempt: u32, kind: FailureKind, signature: &str, edits: &str) -> Entry {
+        entry(StepResult::Fixed(Box::new(FixAttempt {
+            attempt,
             failure: Failure {
-                kind: FailureKind::Compile,
+                kind,
                 errors: vec![],
-                signature: "as of release N, '_' is a keyword".into(),
+                signature: signature.into(),
                 location: None,
             },
             tier: "llm".into(),
@@ -115,36 +132,151 @@ async fn a_merged_pull_confirms_its_fixes_and_a_closed_one_lowers_them(store: St
                 diff: String::new(),
                 edits: edits.into(),
             },
-        })),
-        category: Category::Success,
-        duration_ms: 0,
-        cost_usd: 0.001,
-    };
-    let merged = Journal {
-        run_id: "r1".into(),
-        entries: vec![fixed(
-            "FILE: A.java\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n",
-        )],
-    };
-    let n = uplift::knowledge::learn_from_pull(&store, &merged, "target17", "pr:acme/a#1", true)
+        })))
+    }
+
+    /// The validation after a fix: green, or one test newly failing.
+    pub fn validated(green: bool) -> Entry {
+        entry(StepResult::Validated(Box::new(Validation {
+            build: BuildOutcome {
+                jdk: Some(17),
+                raised_level: None,
+                run: Some(BuildRun {
+                    command: "mvn test".into(),
+                    jdk: 17,
+                    exit_code: Some(0),
+                    timed_out: false,
+                    duration_ms: 1,
+                    errors: vec![],
+                    tail: vec![],
+                    output_bytes: 0,
+                    output_truncated: false,
+                    sandbox: None,
+                    egress_refused: Vec::new(),
+                    deprecations: Vec::new(),
+                }),
+                tests: Default::default(),
+                error: None,
+            },
+            lost_from_source: vec![],
+            newly_failing: if green {
+                vec![]
+            } else {
+                vec!["com.acme.calc.TwiceTest#doubles (failed)".into()]
+            },
+            newly_skipped: vec![],
+            executed_before: 1,
+            executed_after: 1,
+            green_before: 1,
+            green_after: usize::from(green),
+            class_majors: Default::default(),
+            expected_major: 61,
+        })))
+    }
+
+    pub fn journal(run_id: &str, entries: Vec<Entry>) -> Journal {
+        Journal {
+            run_id: run_id.into(),
+            entries,
+        }
+    }
+
+    pub fn blocks(from: &str, to: &str) -> String {
+        format!("FILE: A.java\n<<<<<<< SEARCH\n{from}\n=======\n{to}\n>>>>>>> REPLACE\n")
+    }
+}
+
+/// Only a human's acceptance teaches: a merge deposits and counts the fix merged, a closed
+/// PR deposits nothing and only lowers what its fix already was.
+async fn a_merged_pull_confirms_its_fixes_and_a_closed_one_lowers_them(store: Store) {
+    use learning::*;
+    use uplift::knowledge::{Verdict, learn};
+    use uplift::pipeline::failure::FailureKind;
+    let good = journal(
+        "r1",
+        vec![
+            fixed(1, FailureKind::Compile, UNDERSCORE, &blocks("a", "b")),
+            validated(true),
+        ],
+    );
+    let n = learn(&store, &good, "target17", "pr:acme/a#1", Verdict::Merged)
         .await
         .unwrap();
     assert_eq!(n, 1);
-    let closed = Journal {
-        run_id: "r2".into(),
-        entries: vec![fixed(
-            "FILE: B.java\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n",
-        )],
-    };
-    uplift::knowledge::learn_from_pull(&store, &closed, "target17", "pr:acme/b#2", false)
+    let other = journal(
+        "r2",
+        vec![
+            fixed(1, FailureKind::Compile, UNDERSCORE, &blocks("c", "d")),
+            validated(true),
+        ],
+    );
+    learn(&store, &other, "target17", "pr:acme/b#2", Verdict::Closed)
         .await
         .unwrap();
     let all = store.examples().await.unwrap();
-    let good = all.iter().find(|e| e.origin == "pr:acme/a#1").unwrap();
-    let bad = all.iter().find(|e| e.origin == "pr:acme/b#2").unwrap();
-    assert_eq!((good.merged, good.declined), (1, 0));
-    assert_eq!((bad.merged, bad.declined), (0, 1));
-    assert!(good.standing() > bad.standing());
+    assert_eq!(all.len(), 1, "a closed PR deposits nothing: {all:?}");
+    assert_eq!((all[0].origin.as_str(), all[0].merged), ("pr:acme/a#1", 1));
+    // Closing a PR whose fix is a known example lowers that example.
+    learn(&store, &good, "target17", "pr:acme/c#3", Verdict::Closed)
+        .await
+        .unwrap();
+    let all = store.examples().await.unwrap();
+    assert_eq!((all[0].merged, all[0].declined), (1, 1));
+}
+
+/// A wrong edit turned the compile error into a test failure and a second edit repaired
+/// it: the first edit alone never validated green and the second fixed the model's own
+/// mistake, so a merge of that run teaches nothing; a fix that was not for the failure
+/// the loop started with is never learnt either.
+async fn the_repair_of_an_earlier_attempts_mistake_is_never_learnt(store: Store) {
+    use learning::*;
+    use uplift::knowledge::{Verdict, learn, teachable_fixes};
+    use uplift::pipeline::failure::FailureKind;
+    let own_mistake = journal(
+        "r1",
+        vec![
+            fixed(
+                1,
+                FailureKind::Compile,
+                UNDERSCORE,
+                &blocks("_ * 2", "v * 3"),
+            ),
+            validated(false),
+            fixed(
+                2,
+                FailureKind::Test,
+                "expected: <N> but was: <N>",
+                &blocks("v * 3", "v * 2"),
+            ),
+            validated(true),
+        ],
+    );
+    assert_eq!(teachable_fixes(&own_mistake), vec![]);
+    let n = learn(&store, &own_mistake, "target17", "run:r1", Verdict::Passed)
+        .await
+        .unwrap();
+    assert_eq!(n, 0);
+    assert!(store.examples().await.unwrap().is_empty());
+    // Two steps on the failure the loop started with: the one that went green is learnt.
+    let two_steps = journal(
+        "r2",
+        vec![
+            fixed(1, FailureKind::Compile, UNDERSCORE, &blocks("a", "b")),
+            validated(false),
+            fixed(2, FailureKind::Compile, UNDERSCORE, &blocks("c", "d")),
+            validated(true),
+        ],
+    );
+    assert_eq!(
+        teachable_fixes(&two_steps),
+        vec![(UNDERSCORE, blocks("c", "d").as_str())]
+    );
+    learn(&store, &two_steps, "target17", "run:r2", Verdict::Passed)
+        .await
+        .unwrap();
+    let all = store.examples().await.unwrap();
+    assert_eq!(all.len(), 1);
+    assert_eq!((all[0].signature.as_str(), all[0].merged), (UNDERSCORE, 0));
 }
 
 async fn spend_is_summed_per_installation_over_a_window(store: Store) {
@@ -160,5 +292,6 @@ async fn spend_is_summed_per_installation_over_a_window(store: Store) {
 on_both_backends!(
     spend_is_summed_per_installation_over_a_window,
     examples_are_deposited_once_and_keep_their_standing,
-    a_merged_pull_confirms_its_fixes_and_a_closed_one_lowers_them
+    a_merged_pull_confirms_its_fixes_and_a_closed_one_lowers_them,
+    the_repair_of_an_earlier_attempts_mistake_is_never_learnt
 );

@@ -206,7 +206,8 @@ async fn on_config_push(
 }
 
 /// The knowledge store learns from the PR's fate: the latest finished migration of this
-/// repository and target names its run, whose applied fixes are confirmed or lowered.
+/// repository and target names its run, whose teachable fixes are learnt (merged) or
+/// lowered (closed).
 async fn learn(
     ctx: &Context,
     repo: &str,
@@ -227,5 +228,10 @@ async fn learn(
     let (_, journal) = ctx.store.journal(&run_id).await?;
     let features = format!("target{target}");
     let origin = format!("pr:{repo}#{number}");
-    crate::knowledge::learn_from_pull(&ctx.store, &journal, &features, &origin, merged).await
+    let verdict = if merged {
+        crate::knowledge::Verdict::Merged
+    } else {
+        crate::knowledge::Verdict::Closed
+    };
+    crate::knowledge::learn(&ctx.store, &journal, &features, &origin, verdict).await
 }

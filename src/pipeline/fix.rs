@@ -1,7 +1,8 @@
 //! The fix loop, one attempt per call: classify the red validation, then the tiers in
 //! order — a solved example applied as is (no LLM), the example as a few-shot for the
 //! LLM, the LLM alone — and write what validates as edits. A retry never re-reads
-//! retrieval: it carries a fenced summary of why the last attempt failed. Signature-based
+//! retrieval: it carries a fenced summary of why the last attempt failed, rebuilt from the
+//! latest build (after an applied edit the failure may have changed kind). Signature-based
 //! stuck detection climbs the escalation ladder; budgets stop the run as INCOMPLETE.
 
 use std::collections::hash_map::DefaultHasher;
@@ -11,11 +12,14 @@ use std::time::Instant;
 
 use serde_json::json;
 
+use crate::journal::outcome::Outcome;
 use crate::journal::{
-    Category, FixAttempt, FixResult, RetrievalRecord, SearchRecord, Stage, StepResult,
+    Category, FixAttempt, FixResult, Invariance, RetrievalRecord, SearchRecord, Stage, StepResult,
 };
 use crate::knowledge::bm25::Index;
 use crate::knowledge::plan::{self, DowngradeReason, PlanKind, Query};
+use crate::knowledge::signature::ProjectNames;
+use crate::knowledge::{self, Verdict};
 use crate::llm::edits::{self, Block};
 use crate::llm::embeddings;
 use crate::llm::prompt::{self, DATA_RULE, Data, SourceKind};
@@ -23,7 +27,7 @@ use crate::llm::search::{self, Hit};
 use crate::llm::{CallError, ChatRequest, metered};
 use crate::recipes::overlay::Overlay;
 use crate::repo_path::{Gate, Origin};
-use crate::store::knowledge::{Example, NewExample};
+use crate::store::knowledge::Example;
 
 use super::Run;
 use super::failure::{Failure, FailureKind, classify};
@@ -41,13 +45,32 @@ pub struct FixLoop {
     pub stuck: super::stuck::Detector,
     /// (error signature, edit hash) pairs already tried.
     pub tried: std::collections::HashSet<(String, u64)>,
-    /// Kind and summary of the last failed attempt, for the next prompt.
-    pub last: Option<(FailureKind, String)>,
+    /// What the last attempt did, for the next prompt.
+    pub last: Option<LastAttempt>,
     pub last_signature: Option<String>,
     pub last_edit_hash: u64,
     pub guidance: Option<&'static str>,
-    /// (signature, edit blocks) of the last applied fix, deposited once it validates.
-    pub pending_deposit: Option<(String, String)>,
+}
+
+/// The last attempt as the next one needs it. What the build says now is read from the
+/// latest validation when the next prompt is compiled, never remembered from before.
+pub enum LastAttempt {
+    /// Nothing changed on disk (no answer, or the answer was refused), with the reason.
+    NotApplied { kind: FailureKind, reason: String },
+    /// Edits were written and the tree validated again.
+    Applied {
+        kind: FailureKind,
+        diff: String,
+        files: Vec<PathBuf>,
+    },
+}
+
+impl LastAttempt {
+    fn kind(&self) -> FailureKind {
+        match self {
+            Self::NotApplied { kind, .. } | Self::Applied { kind, .. } => *kind,
+        }
+    }
 }
 
 /// Where a fix came from, for the journal.
@@ -93,7 +116,7 @@ impl Run<'_> {
             v.build
                 .run
                 .as_ref()
-                .and_then(|r| classify(r, &v.newly_failing))
+                .and_then(|r| classify(r, &v.newly_failing, &self.project_names()))
         });
         let Some(failure) = failure.filter(|f| f.kind != FailureKind::Environment) else {
             self.state.fix_done = true;
@@ -129,7 +152,11 @@ impl Run<'_> {
         let (retrieval, example) = if attempt == 1 {
             self.retrieve(&failure).await?
         } else {
-            let last_kind = self.fix.last.as_ref().map_or(failure.kind, |l| l.0);
+            let last_kind = self
+                .fix
+                .last
+                .as_ref()
+                .map_or(failure.kind, LastAttempt::kind);
             self.record(
                 Stage::Fix,
                 rule,
@@ -239,7 +266,10 @@ impl Run<'_> {
                     .await;
             }
             Err(CallError::Llm(e)) => {
-                self.fix.last = Some((failure.kind, e.to_string()));
+                self.fix.last = Some(LastAttempt::NotApplied {
+                    kind: failure.kind,
+                    reason: format!("the model gave no answer: {e}"),
+                });
                 return self
                     .no_answer(rule, attempt, Some(failure), &e.to_string(), t)
                     .await;
@@ -285,7 +315,10 @@ impl Run<'_> {
             }
             Err(rejected) => {
                 let reason = rejected.to_string();
-                self.fix.last = Some((failure.kind, reason.clone()));
+                self.fix.last = Some(LastAttempt::NotApplied {
+                    kind: failure.kind,
+                    reason: format!("the last answer was refused, nothing changed: {reason}"),
+                });
                 let attempt_record = FixAttempt {
                     attempt,
                     failure,
@@ -345,6 +378,15 @@ impl Run<'_> {
         files
     }
 
+    /// The project's own packages and types, kept out of signatures and search queries.
+    fn project_names(&self) -> ProjectNames {
+        let files = || self.fingerprint.iter().flat_map(|fp| fp.java_files());
+        ProjectNames::new(
+            files().map(|f| f.package.clone()),
+            files().flat_map(|f| f.top_level_types.iter().cloned()),
+        )
+    }
+
     /// The files the failure points at, relative to the project.
     fn relevant_files(&self, failure: &Failure) -> Vec<PathBuf> {
         let root = &self.opts.root;
@@ -369,8 +411,8 @@ impl Run<'_> {
                 let classes: Vec<&str> = failure
                     .errors
                     .iter()
-                    .filter_map(|t| t.split('#').next())
-                    .filter_map(|c| c.rsplit('.').next())
+                    .filter_map(|t| t.split_once('#'))
+                    .filter_map(|(c, _)| c.rsplit('.').next())
                     .collect();
                 self.fingerprint
                     .as_ref()
@@ -490,6 +532,28 @@ impl Run<'_> {
         f.join(" ")
     }
 
+    /// The CLI's learning: a run that ended SUCCESS with test invariance passed teaches
+    /// its fixes and recipes (`knowledge::learn`); anything less teaches nothing.
+    pub(super) async fn learn_if_passed(&mut self) -> anyhow::Result<()> {
+        let success = self
+            .journal
+            .outcome()
+            .is_some_and(|o| o.outcome == Outcome::Success);
+        if success && matches!(self.journal.invariance(), Invariance::Passed) {
+            let origin = format!("run:{}", self.journal.run_id);
+            let features = self.features();
+            knowledge::learn(
+                self.store,
+                &self.journal,
+                &features,
+                &origin,
+                Verdict::Passed,
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
     /// Compiled fresh from what this attempt knows; every repository or log text fenced.
     async fn search(
         &mut self,
@@ -504,7 +568,7 @@ impl Run<'_> {
             .as_ref()
             .and_then(|f| f.spring_boot.clone());
         let query = search::query(
-            &failure.errors.join("\n"),
+            &failure.signature,
             Some(self.opts.config.target),
             boot.as_deref(),
         );
@@ -545,6 +609,15 @@ impl Run<'_> {
             instructions.push_str(g);
         }
         let log = failure.errors.join("\n");
+        // After an applied attempt the files it edited are shown as they are now.
+        let mut files = files.to_vec();
+        if let Some(LastAttempt::Applied { files: edited, .. }) = &self.fix.last {
+            for f in edited {
+                if !files.contains(f) {
+                    files.push(f.clone());
+                }
+            }
+        }
         let texts: Vec<(PathBuf, String)> = files
             .iter()
             .filter_map(|p| {
@@ -585,7 +658,16 @@ impl Run<'_> {
                 cap: search::MAX_RESULT_BYTES,
             });
         }
-        if let Some((_, summary)) = &self.fix.last {
+        let summary = self.fix.last.as_ref().map(|last| match last {
+            LastAttempt::NotApplied { reason, .. } => reason.clone(),
+            LastAttempt::Applied { kind, diff, .. } => format!(
+                "The last attempt's edits (for a {kind:?} failure) were applied and the build is \
+                 still red. The latest build fails ({:?}) with:\n{log}\n\nThe edits applied:\n{diff}\n\
+                 The edited files follow as they are now.",
+                failure.kind
+            ),
+        });
+        if let Some(summary) = &summary {
             data.push(Data {
                 kind: SourceKind::PriorFailureSummary,
                 label: "why the last attempt failed",
@@ -614,12 +696,12 @@ impl Run<'_> {
         }
         let diff = overlay.diff();
         let files = self.commit(&overlay)?;
-        self.fix.last = Some((
-            failure.kind,
-            format!("edits applied, build still red: {}", failure.signature),
-        ));
+        self.fix.last = Some(LastAttempt::Applied {
+            kind: failure.kind,
+            diff: diff.clone(),
+            files: out.keys().cloned().collect(),
+        });
         let edits = blocks_text(&blocks);
-        self.fix.pending_deposit = Some((failure.signature.clone(), edits.clone()));
         self.state.validated = false;
         self.state.validation_red = false;
         let record = FixAttempt {
@@ -687,39 +769,5 @@ impl Run<'_> {
         )
         .await
         .map(|()| false)
-    }
-
-    /// After a green validation: the fix that got there becomes a solved example, and the
-    /// recipes that did their task are remembered for projects with these features.
-    pub(super) async fn deposit_fix(&mut self) -> anyhow::Result<()> {
-        let features = self.features();
-        let mut recipes: Vec<String> = Vec::new();
-        for r in self
-            .journal
-            .latest_task_records()
-            .filter(|r| r.status.is_done())
-        {
-            if let Some(t) = self.journal.tasks().iter().find(|t| t.id == r.task_id) {
-                recipes.extend(t.recipes.iter().cloned());
-            }
-        }
-        recipes.sort();
-        recipes.dedup();
-        for recipe in &recipes {
-            self.store.recipe_succeeded(&features, recipe).await?;
-        }
-        if let Some((signature, blocks)) = self.fix.pending_deposit.take() {
-            let features = self.features();
-            let origin = format!("run:{}", self.journal.run_id);
-            self.store
-                .deposit_example(&NewExample {
-                    signature: &signature,
-                    features: &features,
-                    diff: &blocks,
-                    origin: &origin,
-                })
-                .await?;
-        }
-        Ok(())
     }
 }

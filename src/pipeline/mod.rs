@@ -46,6 +46,10 @@ pub struct RunOptions {
     /// What the caller set aside from the settings and why (e.g. a repository naming its
     /// own LLM endpoint); recorded with the analysis warnings.
     pub notices: Vec<String>,
+    /// Learn from this run if it ends SUCCESS with test invariance passed (the CLI: the
+    /// operator ran it and the gate checked it). The app leaves this off and learns when a
+    /// human merges the PR (`knowledge::learn`).
+    pub learn_on_success: bool,
 }
 
 /// Drives one run to its outcome. Errors returned here are failures of Uplift itself
@@ -190,6 +194,9 @@ pub async fn run<O: Observer>(
                 )
                 .await?;
                 store.finish_run(&run.journal.run_id, &label).await?;
+                if opts.learn_on_success {
+                    run.learn_if_passed().await?;
+                }
             }
             Step::Done => break,
         }
@@ -763,14 +770,6 @@ impl Run<'_> {
         self.state.baseline_timed_out |= validation.build.timed_out();
         let green = validation.invariant() && validation.build.compiled();
         self.state.validation_red = !green;
-        // Nothing is learnt from a run whose diff changes what a test checks.
-        let checks_kept = self
-            .journal
-            .test_checks()
-            .is_none_or(|(_, differences)| differences.is_empty());
-        if green && checks_kept {
-            self.deposit_fix().await?;
-        }
         let category = if green {
             Category::Success
         } else {

@@ -49,11 +49,16 @@ pub enum ExampleEvent {
     Declined,
 }
 
+/// An example's id: the same signature and diff are one example.
+pub fn example_id(signature: &str, diff: &str) -> String {
+    hex::encode(Sha256::digest(format!("{signature}\0{diff}")))
+}
+
 impl Store {
-    /// Deposits a fix (from a green validation or a merged PR); the same signature and
-    /// diff deposited again counts as one more validation.
+    /// Deposits a fix a human accepted (`knowledge::learn`); the same signature and diff
+    /// deposited again counts as one more validation.
     pub async fn deposit_example(&self, e: &NewExample<'_>) -> anyhow::Result<String> {
-        let id = hex::encode(Sha256::digest(format!("{}\0{}", e.signature, e.diff)));
+        let id = example_id(e.signature, e.diff);
         sqlx::query(
             "INSERT INTO solved_examples (id, signature, features, diff, origin, validated, created_at) \
              VALUES ($1, $2, $3, $4, $5, 1, $6) \

@@ -395,6 +395,8 @@ async fn migrate(
             ),
         }),
         notices,
+        // A human accepts the app's work by merging its PR; learning waits for that.
+        learn_on_success: false,
     };
     let (stages_tx, mut stages_rx) = mpsc::unbounded_channel();
     let reporter = {
