@@ -175,7 +175,13 @@ async fn cancel_and_retry(store: Store) {
             cancel_requested: false
         }
     );
-    assert_eq!(store.request_cancel("o/r", None).await.unwrap(), 1);
+    assert_eq!(
+        store.request_cancel("o/r", None).await.unwrap(),
+        uplift::store::jobs::Cancelled {
+            queued: 0,
+            running: 1
+        }
+    );
     assert_eq!(
         store.heartbeat(&job.id, "w", LONG).await.unwrap(),
         Lease::Held {

@@ -69,6 +69,14 @@ pub enum Enqueued {
     Busy(Box<JobRow>),
 }
 
+/// What a cancel request reached: queued jobs (cancelled at once) and running ones (asked to
+/// stop; their worker notices at its next heartbeat).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cancelled {
+    pub queued: u64,
+    pub running: u64,
+}
+
 /// What a heartbeat learned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lease {
@@ -304,7 +312,11 @@ impl Store {
     }
 
     /// Asks queued and running migrations of `repo` to stop. Queued ones are cancelled at once.
-    pub async fn request_cancel(&self, repo: &str, target: Option<u32>) -> anyhow::Result<u64> {
+    pub async fn request_cancel(
+        &self,
+        repo: &str,
+        target: Option<u32>,
+    ) -> anyhow::Result<Cancelled> {
         let target = target.map(i64::from).unwrap_or(-1);
         let queued = sqlx::query(
             "UPDATE jobs SET state = 'cancelled', finished_at = $1, result = 'cancelled before start' \
@@ -325,7 +337,7 @@ impl Store {
         .execute(&self.pool)
         .await?
         .rows_affected();
-        Ok(queued + running)
+        Ok(Cancelled { queued, running })
     }
 
     pub async fn active_migration(
