@@ -84,6 +84,10 @@ fn parse_target(v: &str) -> Result<u32, ParseError> {
 fn parse_line(rest: &str) -> Result<Command, ParseError> {
     let mut words = rest.split_whitespace();
     let verb = words.next().unwrap_or("help").to_ascii_lowercase();
+    // An unknown verb is named as such, whatever follows it.
+    if !VERBS.contains(&verb.as_str()) {
+        return Err(ParseError::UnknownVerb(verb));
+    }
     let args: Vec<&str> = words.collect();
     let mut target = None;
     let mut dry_run = false;
@@ -120,7 +124,7 @@ fn parse_line(rest: &str) -> Result<Command, ParseError> {
         "status" => Command::Status,
         "recreate" => Command::Recreate,
         "help" => Command::Help,
-        other => return Err(ParseError::UnknownVerb(other.to_string())),
+        other => unreachable!("`{other}` is not in VERBS"),
     })
 }
 
@@ -158,6 +162,10 @@ mod tests {
     fn errors_are_reported_not_guessed() {
         assert_eq!(
             p("@uplift frobnicate"),
+            Some(Err(ParseError::UnknownVerb("frobnicate".into())))
+        );
+        assert_eq!(
+            p("@uplift frobnicate --now"),
             Some(Err(ParseError::UnknownVerb("frobnicate".into())))
         );
         assert!(matches!(
