@@ -283,7 +283,8 @@ impl Store {
     }
 
     /// An attempt failed: queue the job again after `delay`, or fail it at the attempt cap.
-    /// Returns true when it was queued again.
+    /// A job someone asked to cancel ends cancelled instead of running again. Returns true
+    /// when it was queued again.
     pub async fn retry_later(
         &self,
         id: &str,
@@ -293,9 +294,11 @@ impl Store {
     ) -> anyhow::Result<bool> {
         let row = sqlx::query(
             "UPDATE jobs SET \
-               state = CASE WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END, \
+               state = CASE WHEN cancel_requested = 1 THEN 'cancelled' \
+                 WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END, \
                not_before = $1, result = $2, lease_until = NULL, \
-               finished_at = CASE WHEN attempts < max_attempts THEN NULL ELSE $3 END \
+               finished_at = CASE WHEN cancel_requested = 0 AND attempts < max_attempts \
+                 THEN NULL ELSE $3 END \
              WHERE id = $4 AND lease_owner = $5 RETURNING state",
         )
         .bind(now_ms() + ms(delay))
