@@ -98,7 +98,15 @@ pub async fn on_comment(ctx: &Context, c: &CommentEvent) -> anyhow::Result<Strin
             r.issue = Some(c.issue_number);
             r.comment_id = Some(c.comment_id);
             r.requested_by = c.author.clone();
-            r.recreate = command == Command::Recreate;
+            if command == Command::Recreate {
+                // The branch is what recreate is about: after a `plan` or a dry run it still
+                // rebuilds the branch rather than repeating what never touched it.
+                r.recreate = true;
+                r.dry_run = false;
+                r.plan_only = false;
+            } else {
+                r.recreate = false;
+            }
             reply_enqueued(ctx, &api, c, r, &key).await
         }
         Command::Cancel => {
