@@ -172,11 +172,50 @@ async fn cancel_while_a_migration_is_queued() {
     assert!(branch_commits(&t.bare(), BRANCH).is_empty());
 }
 
+/// A test that takes 20 s once compiled for Java 17 (class file major 61), never before: the
+/// migrated build's validation is running for that long, so a cancel reaches it there.
+const SLOW_AFTER_MIGRATION: &str = r#"package com.example.calc;
+
+import java.io.DataInputStream;
+import org.junit.Test;
+
+public class SlowAfterMigrationTest {
+    @Test
+    public void takesItsTimeOnceMigrated() throws Exception {
+        try (DataInputStream in = new DataInputStream(
+                SlowAfterMigrationTest.class.getResourceAsStream("SlowAfterMigrationTest.class"))) {
+            in.readInt();
+            in.readUnsignedShort();
+            if (in.readUnsignedShort() >= 61) {
+                Thread.sleep(20_000);
+            }
+        }
+    }
+}
+"#;
+
+/// `single-junit4` whose validation lasts (see [`SLOW_AFTER_MIGRATION`]), with heartbeats
+/// every 2 s so that a cancel is noticed well within it.
+async fn slow_validation() -> Tester {
+    Tester::start_prepared(
+        "single-junit4",
+        |source| {
+            std::fs::write(
+                source.join("src/test/java/com/example/calc/SlowAfterMigrationTest.java"),
+                SLOW_AFTER_MIGRATION,
+            )
+            .unwrap()
+        },
+        |s| s.lease = std::time::Duration::from_secs(6),
+    )
+    .await
+}
+
 /// `cancel` while validating: both check runs end `cancelled` with a Re-run button, the
 /// status comment says so, and nothing more is pushed; the button then runs it again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancel_while_a_migration_is_running() {
-    let t = Tester::start("single-junit4").await;
+    let t = slow_validation().await;
     t.comment("@uplift migrate --target 17").await;
     t.wait_for_check_status(INVARIANCE, "in_progress").await;
     let pushed = branch_commits(&t.bare(), BRANCH);
@@ -223,7 +262,7 @@ async fn assert_cancelled(t: &Tester, pushed: &[(String, String)]) {
 /// `cancel`; GitHub's Re-run (`rerequested`) runs it again like `retry`, on the same PR.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn check_run_buttons_cancel_and_rerun() {
-    let t = Tester::start("single-junit4").await;
+    let t = slow_validation().await;
     t.comment("@uplift migrate --target 17").await;
     let running = t.wait_for_check_status(INVARIANCE, "in_progress").await;
     let pushed = branch_commits(&t.bare(), BRANCH);

@@ -2,7 +2,7 @@
 //! tests: a scenario says what a person does on GitHub (comments, edits, button presses,
 //! pushes) and waits for what Uplift does in answer, without knowing webhook payloads.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -30,8 +30,17 @@ impl Tester {
     }
 
     pub async fn start_with(fixture: &str, tweak: impl FnOnce(&mut Settings)) -> Tester {
+        Tester::start_prepared(fixture, |_| {}, tweak).await
+    }
+
+    /// `prepare` edits the repository's source before it is pushed.
+    pub async fn start_prepared(
+        fixture: &str,
+        prepare: impl FnOnce(&Path),
+        tweak: impl FnOnce(&mut Settings),
+    ) -> Tester {
         Tester {
-            app: app::start_with(fixture, true, tweak).await,
+            app: app::start_prepared(fixture, true, |source, _| prepare(source), tweak).await,
         }
     }
 
