@@ -245,7 +245,7 @@ async fn a_redelivered_webhook_is_processed_once() {
     let state = app
         .wait_for("the help reply", 30, |s| !bot_comments(s).is_empty())
         .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    app.settle_events(30).await;
     let state2 = app.fake.state();
     assert_eq!(
         bot_comments(&state2).len(),
@@ -255,15 +255,7 @@ async fn a_redelivered_webhook_is_processed_once() {
     );
     assert!(bot_comments(&state)[0].body.contains("@uplift migrate"));
     assert_eq!(reactions(&state2, id), ["eyes"]);
-    let events: i64 = app
-        .store
-        .job_counts()
-        .await
-        .unwrap()
-        .iter()
-        .filter(|(k, _, _)| k == "event")
-        .map(|(_, _, n)| n)
-        .sum();
+    let events = app.event_jobs().await;
     assert_eq!(events, 1);
 }
 

@@ -255,6 +255,34 @@ impl App {
         .await
     }
 
+    /// Waits up to `secs` until no event job is queued or running.
+    pub async fn settle_events(&self, secs: u64) {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            let counts = self.store.job_counts().await.unwrap();
+            let pending = counts.iter().any(|(kind, state, _)| {
+                kind == "event" && matches!(state.as_str(), "queued" | "running")
+            });
+            if !pending {
+                return;
+            }
+            assert!(Instant::now() < deadline, "events pending: {counts:?}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// How many event jobs were ever queued.
+    pub async fn event_jobs(&self) -> i64 {
+        self.store
+            .job_counts()
+            .await
+            .unwrap()
+            .iter()
+            .filter(|(kind, _, _)| kind == "event")
+            .map(|(_, _, n)| n)
+            .sum()
+    }
+
     /// Waits up to `secs` until the newest migration of `repo` satisfies `done`.
     pub async fn wait_for_job(
         &self,

@@ -245,21 +245,7 @@ impl Tester {
     /// Waits until every event job has been handled (so an ignored or denied request has
     /// had its chance to do something).
     pub async fn settle_events(&self) {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(REPLY_SECS);
-        loop {
-            let counts = self.app.store.job_counts().await.unwrap();
-            let pending = counts.iter().any(|(kind, state, _)| {
-                kind == "event" && matches!(state.as_str(), "queued" | "running")
-            });
-            if !pending {
-                return;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "events pending: {counts:?}"
-            );
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
+        self.app.settle_events(REPLY_SECS).await
     }
 
     pub async fn migrations(&self) -> Vec<JobRow> {
