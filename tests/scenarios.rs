@@ -470,11 +470,14 @@ async fn an_added_repository_that_opted_in_is_proposed_its_migration() {
     );
 }
 
-/// Delivers `pull_request` closed for the migration PR (#2 from `uplift/java-17`).
-async fn close_migration_pr(t: &Tester, merged: bool) {
-    let payload = payloads::pull_request_closed(INSTALLATION, REPO, 2, BRANCH, merged);
-    assert_eq!(t.deliver("pull_request", &payload).await, 202);
-    t.settle_events().await;
+/// A finished migration and its PR (#2).
+async fn migrated() -> Tester {
+    let t = Tester::start("single-junit4").await;
+    t.comment("@uplift migrate --target 17").await;
+    t.wait_for_check(MIGRATION).await;
+    t.wait_for_migration().await;
+    assert_eq!(t.state().pull(REPO, 2).unwrap().head_ref, BRANCH);
+    t
 }
 
 /// Pushes a valid config to main and returns its `uplift/config` check's conclusion.
@@ -505,24 +508,36 @@ async fn push_config(t: &Tester) -> Option<String> {
 }
 
 /// A migration PR closed unmerged declines its target: the next config push does not
-/// propose it again, until someone asks with `migrate`.
+/// propose it again, until someone asks with `migrate`, which opens a new PR.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_migration_pr_closed_unmerged_is_not_proposed_again_unless_asked() {
-    let t = Tester::start_without_migrations("single-junit4").await;
-    close_migration_pr(&t, false).await;
+    let t = migrated().await;
+    let first = t.wait_for_migration().await;
+    t.close_pull(2, false).await;
     assert_eq!(push_config(&t).await.as_deref(), Some("success"));
-    assert!(t.migrations().await.is_empty(), "declined: not proposed");
+    assert_eq!(
+        t.wait_for_migration().await.id,
+        first.id,
+        "declined: not proposed"
+    );
     t.comment("@uplift migrate --target 17").await;
-    let job = t.wait_for_job(REPO, |j| j.state == "queued").await;
-    assert_eq!(job.payload["requested_by"], "dev");
+    let asked = t
+        .wait_for_job(REPO, |j| j.id != first.id && j.state == "done")
+        .await;
+    assert_eq!(asked.payload["requested_by"], "dev");
+    let state = t.state();
+    let open: Vec<_> = state.pulls.iter().filter(|p| p.state == "open").collect();
+    assert_eq!(open.len(), 1, "{:#?}", state.pulls);
+    assert_eq!((open[0].number, open[0].head_ref.as_str()), (3, BRANCH));
 }
 
 /// A merged migration PR declines nothing: the next config push proposes the target.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_merged_migration_pr_declines_nothing() {
-    let t = Tester::start_without_migrations("single-junit4").await;
-    close_migration_pr(&t, true).await;
+    let t = migrated().await;
+    let first = t.wait_for_migration().await;
+    t.close_pull(2, true).await;
     assert_eq!(push_config(&t).await.as_deref(), Some("success"));
-    let job = t.wait_for_job(REPO, |j| j.state == "queued").await;
-    assert_eq!(job.payload["requested_by"], "config");
+    let proposed = t.wait_for_job(REPO, |j| j.id != first.id).await;
+    assert_eq!(proposed.payload["requested_by"], "config");
 }

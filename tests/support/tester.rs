@@ -165,6 +165,15 @@ impl Tester {
         after
     }
 
+    /// A person closes pull request `number` (merging it or not); the webhook is handled.
+    pub async fn close_pull(&self, number: u64, merged: bool) {
+        self.app.fake.close_pull(REPO, number, merged);
+        let head = self.state().pull(REPO, number).unwrap().head_ref.clone();
+        let payload = payloads::pull_request_closed(INSTALLATION, REPO, number, &head, merged);
+        assert_eq!(self.deliver("pull_request", &payload).await, 202);
+        self.settle_events().await;
+    }
+
     /// The newest check run named `name`, if any.
     pub fn newest_check(&self, name: &str) -> Option<CheckRun> {
         self.state()
