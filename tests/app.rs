@@ -1,250 +1,24 @@
 //! The GitHub App end to end: signed webhooks into the real server, the real queue (SQLite),
 //! real clones and pushes against bare repositories, real offline Maven builds, and a stateful
-//! fake GitHub (tests/support/fake_github.rs) whose state the assertions read.
+//! fake GitHub (tests/support/fake_github.rs) whose state the assertions read. The app's
+//! setup lives in tests/support/app.rs; tests/scenarios.rs drives every command through it.
 
 mod support;
 
 use std::future::Future;
-use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::process::{Child, Command};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
-use support::fake_github::{FakeGitHub, State};
-use support::{copy_dir, payloads};
-use tokio::sync::{Notify, watch};
+use support::app::*;
+use support::payloads;
 use uplift::github::GitHub;
 use uplift::github::api::{Annotation, CheckOutput, CheckRun, CheckStatus, RepoApi};
 use uplift::github::client::{ApiError, Sleeper};
-use uplift::settings::{Secret, Settings};
-use uplift::store::Store;
-
-const SECRET: &str = "test-webhook-secret";
-const APP_ID: u64 = 4242;
-const SLUG: &str = "uplift";
-const REPO: &str = "acme/calc";
-const INSTALLATION: u64 = 77;
-
-fn manifest(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// A fixture project with the offline catalog as its `.github/uplift.yml`.
-fn project(dir: &Path, fixture: &str) -> PathBuf {
-    let dest = dir.join("source");
-    copy_dir(&manifest("tests/fixtures").join(fixture), &dest);
-    std::fs::create_dir_all(dest.join(".github")).unwrap();
-    std::fs::copy(
-        manifest("tests/support/offline.yml"),
-        dest.join(".github/uplift.yml"),
-    )
-    .unwrap();
-    dest
-}
-
-/// Offline Maven against Debian's repository; tests run in-JVM (no forks to clean up).
-fn maven_args() -> Vec<String> {
-    vec![
-        "-s".into(),
-        manifest("tests/support/maven-settings-offline.xml")
-            .display()
-            .to_string(),
-        "-DforkCount=0".into(),
-    ]
-}
-
-fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
-    Settings {
-        app_id: APP_ID,
-        app_slug: SLUG.into(),
-        private_key: Secret::new(
-            std::fs::read_to_string(manifest("tests/support/app-key.pem")).unwrap(),
-        ),
-        webhook_secret: Secret::new(SECRET),
-        api_url: fake.url.clone(),
-        database_url: format!("sqlite://{}?mode=rwc", dir.join("app.db").display()),
-        listen: "127.0.0.1:0".parse().unwrap(),
-        metrics_listen: "127.0.0.1:0".parse().unwrap(),
-        workers: 1,
-        installation_concurrency: 2,
-        lease: Duration::from_secs(30),
-        max_attempts: 3,
-        mutation_spacing: Duration::ZERO,
-        work_dir: dir.join("work"),
-        jdks: Default::default(),
-        maven_args: maven_args(),
-        json_logs: false,
-        unsafe_no_sandbox: false,
-        llm: None,
-        embeddings: None,
-        search: None,
-        ceilings: Default::default(),
-        prices: Default::default(),
-        max_cost_per_installation_day_usd: 50.0,
-    }
-}
-
-struct App {
-    fake: FakeGitHub,
-    url: String,
-    metrics_url: String,
-    store: Store,
-    dir: tempfile::TempDir,
-    stop: watch::Sender<bool>,
-}
-
-impl Drop for App {
-    fn drop(&mut self) {
-        let _ = self.stop.send(true);
-    }
-}
-
-/// The fake GitHub with one installation, one repository from `fixture`, issue #1, and a
-/// collaborator `dev` with write access; the app server on a free port, with or without an
-/// in-process worker.
-async fn start(fixture: &str, with_worker: bool) -> App {
-    start_with(fixture, with_worker, |_| {}).await
-}
-
-async fn start_with(fixture: &str, with_worker: bool, tweak: impl FnOnce(&mut Settings)) -> App {
-    start_prepared(fixture, with_worker, |_, _| {}, tweak).await
-}
-
-/// `prepare` edits the fixture's source (given the test's directory) before it is pushed.
-async fn start_prepared(
-    fixture: &str,
-    with_worker: bool,
-    prepare: impl FnOnce(&Path, &Path),
-    tweak: impl FnOnce(&mut Settings),
-) -> App {
-    let dir = tempfile::tempdir().unwrap();
-    let public = std::fs::read(manifest("tests/support/app-key.pub.pem")).unwrap();
-    let fake = FakeGitHub::start(APP_ID, SLUG, &public).await;
-    fake.add_installation(INSTALLATION, "acme");
-    let source = project(dir.path(), fixture);
-    prepare(&source, dir.path());
-    fake.add_repo(INSTALLATION, REPO, &source);
-    fake.add_issue(REPO, 1, "Move to Java 17");
-    fake.set_permission(REPO, "dev", "write");
-    fake.set_permission(REPO, "reader", "read");
-    let mut settings = settings(&fake, dir.path());
-    tweak(&mut settings);
-    let settings = Arc::new(settings);
-    let store = Store::connect(&settings.database_url).await.unwrap();
-    let wake = Arc::new(Notify::new());
-    let (stop, stop_rx) = watch::channel(false);
-    if with_worker {
-        let ctx = uplift::worker::Context {
-            store: store.clone(),
-            github: uplift::github::GitHub::new(&settings).unwrap(),
-            settings: settings.clone(),
-            wake: wake.clone(),
-            sandbox: Some(
-                uplift::build::sandbox::Sandbox::detect(Default::default())
-                    .expect("the app tests build in the bubblewrap sandbox"),
-            ),
-            events: Arc::new(uplift::commands::Events),
-        };
-        tokio::spawn(uplift::worker::run(ctx, stop_rx.clone()));
-    }
-    let state = uplift::server::AppState::new(
-        store.clone(),
-        settings.webhook_secret.clone(),
-        SLUG.into(),
-        3,
-        wake,
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(uplift::server::serve(
-        listener,
-        uplift::server::router(state.clone()),
-        stop_rx.clone(),
-    ));
-    let metrics = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let metrics_url = format!("http://{}/metrics", metrics.local_addr().unwrap());
-    tokio::spawn(uplift::server::serve(
-        metrics,
-        uplift::server::metrics_router(state),
-        stop_rx.clone(),
-    ));
-    App {
-        fake,
-        url,
-        metrics_url,
-        store,
-        dir,
-        stop,
-    }
-}
+use uplift::settings::Settings;
 
 impl App {
-    async fn deliver(
-        &self,
-        event: &str,
-        delivery: &str,
-        payload: &Value,
-        signature: Option<String>,
-    ) -> u16 {
-        let body = serde_json::to_vec(payload).unwrap();
-        let sig = signature.unwrap_or_else(|| payloads::sign(SECRET, &body));
-        reqwest::Client::new()
-            .post(format!("{}/webhook", self.url))
-            .header("x-github-event", event)
-            .header("x-github-delivery", delivery)
-            .header("x-hub-signature-256", sig)
-            .header("content-type", "application/json")
-            .body(body)
-            .send()
-            .await
-            .unwrap()
-            .status()
-            .as_u16()
-    }
-
-    /// A human comment on issue #1 and its webhook.
-    async fn command(&self, user: &str, association: &str, body: &str) -> u64 {
-        self.command_on(REPO, user, association, body).await
-    }
-
-    async fn command_on(&self, repo: &str, user: &str, association: &str, body: &str) -> u64 {
-        let id = self.fake.add_comment(repo, 1, user, body);
-        let payload = payloads::issue_comment_created(
-            INSTALLATION,
-            repo,
-            1,
-            false,
-            id,
-            user,
-            "User",
-            association,
-            body,
-        );
-        assert_eq!(
-            self.deliver("issue_comment", &format!("d-{id}"), &payload, None)
-                .await,
-            202
-        );
-        id
-    }
-
-    async fn wait_for(&self, what: &str, secs: u64, done: impl Fn(&State) -> bool) -> State {
-        let start = Instant::now();
-        loop {
-            let state = self.fake.state();
-            if done(&state) {
-                return state;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(secs),
-                "timed out waiting for {what}: {state:#?}"
-            );
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-    }
-
     /// The app's GitHub client for REPO, talking to the fake without a server or worker.
     async fn api(&self) -> RepoApi {
         self.api_with(Arc::new(RecordedWaits::default()), |_| {})
@@ -265,25 +39,8 @@ impl App {
             .repo(INSTALLATION as i64, REPO)
             .await
     }
-
-    async fn migrate_jobs(&self) -> Vec<uplift::store::jobs::JobRow> {
-        self.store.migrations(REPO, 10).await.unwrap()
-    }
-
-    /// The newest migration job once it has left the queue (the GitHub side finishes first).
-    async fn finished_job(&self) -> uplift::store::jobs::JobRow {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let job = self.migrate_jobs().await.remove(0);
-            if !matches!(job.state.as_str(), "queued" | "running") || Instant::now() > deadline {
-                return job;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
 }
 
-/// Rate-limit waits the client asked for, none of them slept.
 #[derive(Default)]
 struct RecordedWaits(std::sync::Mutex<Vec<Duration>>);
 
@@ -298,70 +55,6 @@ impl RecordedWaits {
     fn take(&self) -> Vec<Duration> {
         std::mem::take(&mut self.0.lock().unwrap())
     }
-}
-
-fn reactions(state: &State, comment: u64) -> Vec<String> {
-    state
-        .reactions
-        .iter()
-        .filter(|r| r.comment_id == comment)
-        .map(|r| r.content.clone())
-        .collect()
-}
-
-fn bot_comments(state: &State) -> Vec<&support::fake_github::Comment> {
-    state
-        .comments
-        .iter()
-        .filter(|c| c.user == format!("{SLUG}[bot]"))
-        .collect()
-}
-
-/// Commits on `branch` of the bare repository that are not on main, newest first.
-fn branch_commits(bare: &Path, branch: &str) -> Vec<(String, String)> {
-    let repo = git2::Repository::open_bare(bare).unwrap();
-    let Ok(head) = repo.refname_to_id(&format!("refs/heads/{branch}")) else {
-        return Vec::new();
-    };
-    let mut walk = repo.revwalk().unwrap();
-    walk.push(head).unwrap();
-    walk.hide(repo.refname_to_id("refs/heads/main").unwrap())
-        .unwrap();
-    walk.map(|oid| {
-        let c = repo.find_commit(oid.unwrap()).unwrap();
-        (
-            c.id().to_string(),
-            c.author().name().unwrap_or("").to_string(),
-        )
-    })
-    .collect()
-}
-
-fn file_on_branch(bare: &Path, branch: &str, path: &str) -> String {
-    let repo = git2::Repository::open_bare(bare).unwrap();
-    let commit = repo
-        .find_reference(&format!("refs/heads/{branch}"))
-        .unwrap()
-        .peel_to_commit()
-        .unwrap();
-    let blob = commit
-        .tree()
-        .unwrap()
-        .get_path(Path::new(path))
-        .unwrap()
-        .to_object(&repo)
-        .unwrap();
-    String::from_utf8(blob.as_blob().unwrap().content().to_vec()).unwrap()
-}
-
-fn bare_path(state: &State) -> PathBuf {
-    state
-        .repos
-        .iter()
-        .find(|r| r.full_name == REPO)
-        .unwrap()
-        .bare_path
-        .clone()
 }
 
 /// The whole happy path: command -> job -> clone -> Maven baseline -> recipes -> push -> PR ->
@@ -552,7 +245,7 @@ async fn a_redelivered_webhook_is_processed_once() {
     let state = app
         .wait_for("the help reply", 30, |s| !bot_comments(s).is_empty())
         .await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    app.settle_events(30).await;
     let state2 = app.fake.state();
     assert_eq!(
         bot_comments(&state2).len(),
@@ -562,15 +255,7 @@ async fn a_redelivered_webhook_is_processed_once() {
     );
     assert!(bot_comments(&state)[0].body.contains("@uplift migrate"));
     assert_eq!(reactions(&state2, id), ["eyes"]);
-    let events: i64 = app
-        .store
-        .job_counts()
-        .await
-        .unwrap()
-        .iter()
-        .filter(|(k, _, _)| k == "event")
-        .map(|(_, _, n)| n)
-        .sum();
+    let events = app.event_jobs().await;
     assert_eq!(events, 1);
 }
 
@@ -667,36 +352,18 @@ async fn config_pushes_are_validated_on_a_check_run() {
     let app = start("single-junit4", true).await;
     let bare = bare_path(&app.fake.state());
     // Commit an invalid config straight into the bare repository, then announce the push.
-    let repo = git2::Repository::open_bare(&bare).unwrap();
-    let main = repo
-        .find_reference("refs/heads/main")
-        .unwrap()
-        .peel_to_commit()
-        .unwrap();
-    let blob = repo.blob(b"target: 11\nbogus_key: 1\n").unwrap();
-    let mut github_dir = repo.treebuilder(None).unwrap();
-    github_dir.insert("uplift.yml", blob, 0o100644).unwrap();
-    let github_tree = github_dir.write().unwrap();
-    let mut root = repo.treebuilder(Some(&main.tree().unwrap())).unwrap();
-    root.insert(".github", github_tree, 0o040000).unwrap();
-    let tree = repo.find_tree(root.write().unwrap()).unwrap();
-    let sig = git2::Signature::now("Dev", "dev@example.com").unwrap();
-    let after = repo
-        .commit(
-            Some("refs/heads/main"),
-            &sig,
-            &sig,
-            "config",
-            &tree,
-            &[&main],
-        )
-        .unwrap();
+    let (before, after) = commit_to_branch(
+        &bare,
+        "main",
+        &[(".github/uplift.yml", "target: 11\nbogus_key: 1\n")],
+        "Dev",
+    );
     let payload = payloads::push(
         INSTALLATION,
         REPO,
         "refs/heads/main",
-        &main.id().to_string(),
-        &after.to_string(),
+        &before,
+        &after,
         &[".github/uplift.yml"],
     );
     assert_eq!(app.deliver("push", "push-1", &payload, None).await, 202);
@@ -711,7 +378,7 @@ async fn config_pushes_are_validated_on_a_check_run() {
         .find(|c| c.name == "uplift/config")
         .unwrap();
     assert_eq!(check.conclusion.as_deref(), Some("failure"));
-    assert_eq!(check.head_sha, after.to_string());
+    assert_eq!(check.head_sha, after);
     assert!(
         check.summary.as_deref().unwrap().contains("bogus_key"),
         "{check:#?}"
@@ -860,8 +527,7 @@ async fn the_llm_tier_fixes_through_the_app_and_once_merged_its_fix_serves_a_sec
     })
     .await;
     // A second repository with the same mistake in another class.
-    let second = app.dir.path().join("second");
-    copy_dir(&app.dir.path().join("source"), &second);
+    let second = copy_project(&app, "second");
     let pkg = second.join("src/main/java/com/example/calc");
     let text = std::fs::read_to_string(pkg.join("Twice.java")).unwrap();
     std::fs::remove_file(pkg.join("Twice.java")).unwrap();
@@ -1143,8 +809,7 @@ async fn the_servers_limits_and_providers_win_over_the_repositorys() {
         s.ceilings.build_timeout_secs = 600;
     })
     .await;
-    let greedy = app.dir.path().join("greedy");
-    copy_dir(&app.dir.path().join("source"), &greedy);
+    let greedy = copy_project(&app, "greedy");
     let config = greedy.join(".github/uplift.yml");
     let offline = std::fs::read_to_string(&config).unwrap();
     std::fs::write(

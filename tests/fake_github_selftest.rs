@@ -998,6 +998,8 @@ fn payloads_parse_as_octocrab_webhook_events() {
             payloads::check_run_action(
                 INSTALLATION,
                 REPO,
+                "uplift",
+                "uplift/migration",
                 "requested_action",
                 11,
                 "run-1",
@@ -1007,7 +1009,17 @@ fn payloads_parse_as_octocrab_webhook_events() {
         ),
         (
             "check_run",
-            payloads::check_run_action(INSTALLATION, REPO, "rerequested", 11, "run-1", None, &sha),
+            payloads::check_run_action(
+                INSTALLATION,
+                REPO,
+                "uplift",
+                "uplift/migration",
+                "rerequested",
+                11,
+                "run-1",
+                None,
+                &sha,
+            ),
         ),
         (
             "push",

@@ -176,7 +176,13 @@ async fn cancel_and_retry(store: Store) {
             cancel_requested: false
         }
     );
-    assert_eq!(store.request_cancel("o/r", None).await.unwrap(), 1);
+    assert_eq!(
+        store.request_cancel("o/r", None).await.unwrap(),
+        uplift::store::jobs::Cancelled {
+            queued: 0,
+            running: 1
+        }
+    );
     assert_eq!(
         store.heartbeat(&job.id, "w", LONG).await.unwrap(),
         Lease::Held {
@@ -217,6 +223,36 @@ async fn cancel_and_retry(store: Store) {
 }
 
 /// Many workers claiming at once: every job is handed out exactly once.
+/// An attempt that fails after a cancel request (e.g. it could not report the cancel) ends
+/// the job cancelled; it is not queued again to run for nobody.
+async fn a_cancelled_job_is_not_retried(store: Store) {
+    let mut job = migrate("o/r", "c1", 1);
+    job.max_attempts = 3;
+    store.enqueue(&job).await.unwrap();
+    let j = store
+        .claim(JobKind::Migrate, "w", LONG, 10)
+        .await
+        .unwrap()
+        .unwrap();
+    store.request_cancel("o/r", None).await.unwrap();
+    assert!(
+        !store
+            .retry_later(&j.id, "w", "GitHub unreachable", Duration::ZERO)
+            .await
+            .unwrap()
+    );
+    let j = store.job(&j.id).await.unwrap().unwrap();
+    assert_eq!(j.state, "cancelled");
+    assert!(j.finished_at.is_some());
+    assert!(
+        store
+            .claim(JobKind::Migrate, "w", LONG, 10)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
 async fn concurrent_claims_are_exclusive(store: Store) {
     for i in 0..30 {
         store
@@ -295,5 +331,6 @@ on_both_backends!(
     expired_leases_are_reclaimed_and_capped,
     per_installation_limit,
     cancel_and_retry,
+    a_cancelled_job_is_not_retried,
     concurrent_claims_are_exclusive
 );

@@ -272,26 +272,25 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
     })
     .await;
     let c = capture.lock().unwrap_or_else(|e| e.into_inner());
+    // Paths relative to the project, as every other report line names files: the server's
+    // work directory is nobody's business and differs between runs.
+    let root = format!("{}/", req.root.display());
+    let relative = |line: &String| line.replace(&root, "");
     Ok(BuildRun {
         command: redact(&format!("mvn {}", args.join(" "))),
         jdk: req.jdk.release,
         exit_code,
         timed_out,
         duration_ms: started.elapsed().as_millis() as u64,
-        errors: c.errors.clone(),
-        tail: c.tail.iter().map(|l| redact(l)).collect(),
+        errors: c.errors.iter().map(relative).collect(),
+        tail: c.tail.iter().map(|l| redact(&relative(l))).collect(),
         output_bytes: c.bytes,
         output_truncated: c.truncated,
         sandbox: req
             .isolation
             .map(|iso| iso.sandbox.describe(iso.access.egress.is_some())),
         egress_refused: egress.map(|p| p.refused()).unwrap_or_default(),
-        // Paths relative to the project, as every other report line names files.
-        deprecations: c
-            .deprecations
-            .iter()
-            .map(|d| d.replacen(&format!("{}/", req.root.display()), "", 1))
-            .collect(),
+        deprecations: c.deprecations.iter().map(relative).collect(),
     })
 }
 

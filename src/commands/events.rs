@@ -36,16 +36,19 @@ async fn handle(ctx: &Context, job: &JobRow) -> anyhow::Result<Ended> {
             account,
             repositories,
         } => {
-            if action == "deleted" {
-                ctx.store.remove_installation(installation).await?;
-            } else {
-                ctx.store
-                    .upsert_installation(installation, &account)
-                    .await?;
-                // Recorded, not activated: installing on every repository stays quiet.
-                for r in repositories {
-                    ctx.store.upsert_repository(installation, &r).await?;
-                }
+            // Deleted or suspended: no token can be had for it, so nothing may run for it.
+            if matches!(action.as_str(), "deleted" | "suspend") {
+                let stopped = ctx.store.remove_installation(installation).await?;
+                return done(&format!(
+                    "installation {action}; {stopped} migrations stopped"
+                ));
+            }
+            ctx.store
+                .upsert_installation(installation, &account)
+                .await?;
+            // Recorded, not activated: installing on every repository stays quiet.
+            for r in repositories {
+                ctx.store.upsert_repository(installation, &r).await?;
             }
             return done(&format!("installation {action}"));
         }
@@ -58,13 +61,21 @@ async fn handle(ctx: &Context, job: &JobRow) -> anyhow::Result<Ended> {
             ctx.store
                 .upsert_installation(installation, &account)
                 .await?;
-            for r in added {
-                ctx.store.upsert_repository(installation, &r).await?;
-            }
             for r in removed {
                 ctx.store.remove_repository(&r).await?;
             }
-            return done("repositories updated");
+            // Added repositories are recorded; those that opted in are proposed their migration.
+            let mut proposed = Vec::new();
+            for r in added {
+                ctx.store.upsert_repository(installation, &r).await?;
+                let key = format!("added-{}", job.id);
+                match propose_if_opted_in(ctx, installation, &r, &key).await {
+                    Ok(what) => proposed.push(format!("{r}: {what}")),
+                    Err(e) if is_transient(&e) => return Ok(Ended::Retry(format!("{e:#}"))),
+                    Err(e) => return Err(e),
+                }
+            }
+            return done(&format!("repositories updated; {}", proposed.join("; ")));
         }
         Event::IssueComment(comment) => handlers::on_comment(ctx, &comment).await,
         Event::PullRequestClosed {
@@ -182,9 +193,47 @@ async fn on_config_push(
     let Ok(config) = parsed else {
         return Ok("invalid config reported".into());
     };
+    propose(
+        ctx,
+        installation,
+        repo,
+        config.target,
+        &format!("config-{sha}"),
+    )
+    .await
+    .map(|r| format!("valid config; {r}"))
+}
+
+/// A repository added to the installation: when its default branch has a valid
+/// `.github/uplift.yml` it opted in, and its migration is proposed.
+async fn propose_if_opted_in(
+    ctx: &Context,
+    installation: i64,
+    repo: &str,
+    key: &str,
+) -> anyhow::Result<String> {
+    let api = ctx.github.repo(installation, repo).await?;
+    let Some(text) = api.file(REPO_CONFIG_PATH, None).await? else {
+        return Ok("not opted in".into());
+    };
+    match Config::parse(&text).and_then(|c| c.validate().map(|_| c)) {
+        Ok(config) => propose(ctx, installation, repo, config.target, key).await,
+        Err(e) => Ok(format!("invalid config, not proposed: {e:#}")),
+    }
+}
+
+/// An opted-in repository: activated, and its migration to `target` queued unless that
+/// target was declined (a migration PR closed unmerged).
+async fn propose(
+    ctx: &Context,
+    installation: i64,
+    repo: &str,
+    target: u32,
+    key: &str,
+) -> anyhow::Result<String> {
     ctx.store.activate_repository(installation, repo).await?;
-    if ctx.store.is_declined(repo, config.target).await? {
-        return Ok("valid config; target declined earlier, not proposed".into());
+    if ctx.store.is_declined(repo, target).await? {
+        return Ok("target declined earlier, not proposed".into());
     }
     handlers::enqueue_migration(
         ctx,
@@ -194,15 +243,14 @@ async fn on_config_push(
             issue: None,
             comment_id: None,
             requested_by: "config".into(),
-            target: config.target,
+            target,
             dry_run: false,
             plan_only: false,
             recreate: false,
         },
-        &format!("config-{sha}"),
+        key,
     )
     .await
-    .map(|r| format!("valid config; {r}"))
 }
 
 /// The knowledge store learns from the PR's fate: the latest finished migration of this

@@ -98,18 +98,31 @@ pub async fn on_comment(ctx: &Context, c: &CommentEvent) -> anyhow::Result<Strin
             r.issue = Some(c.issue_number);
             r.comment_id = Some(c.comment_id);
             r.requested_by = c.author.clone();
-            r.recreate = command == Command::Recreate;
+            if command == Command::Recreate {
+                // The branch is what recreate is about: after a `plan` or a dry run it still
+                // rebuilds the branch rather than repeating what never touched it.
+                r.recreate = true;
+                r.dry_run = false;
+                r.plan_only = false;
+            } else {
+                r.recreate = false;
+            }
             reply_enqueued(ctx, &api, c, r, &key).await
         }
         Command::Cancel => {
             let n = ctx.store.request_cancel(&c.repo, None).await?;
-            let text = if n == 0 {
-                "Nothing is running."
-            } else {
-                "Cancelling: the status comment will say when it stopped."
+            // A queued migration never wrote a status comment: only a running one will say
+            // when it stopped.
+            let text = match (n.queued, n.running) {
+                (0, 0) => "Nothing is running.",
+                (_, 0) => "Cancelled before it started; nothing was pushed.",
+                _ => "Cancelling: the status comment will say when it stopped.",
             };
             api.comment(c.issue_number, text).await?;
-            Ok(format!("cancel: {n} jobs"))
+            Ok(format!(
+                "cancel: {} queued, {} running",
+                n.queued, n.running
+            ))
         }
         Command::Status => {
             let jobs = ctx.store.migrations(&c.repo, 5).await?;

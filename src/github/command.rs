@@ -84,44 +84,51 @@ fn parse_target(v: &str) -> Result<u32, ParseError> {
 fn parse_line(rest: &str) -> Result<Command, ParseError> {
     let mut words = rest.split_whitespace();
     let verb = words.next().unwrap_or("help").to_ascii_lowercase();
-    let args: Vec<&str> = words.collect();
-    let mut target = None;
-    let mut dry_run = false;
-    let mut i = 0;
-    let takes_args = matches!(verb.as_str(), "migrate" | "plan");
-    while i < args.len() {
-        let a = args[i].to_ascii_lowercase();
-        match a.as_str() {
-            "--target" | "--java" if takes_args => {
-                let v = args.get(i + 1).ok_or_else(|| {
-                    ParseError::BadArgument("--target needs a value (17 or 21)".into())
-                })?;
-                target = Some(parse_target(v)?);
-                i += 1;
-            }
-            _ if takes_args && (a.starts_with("--target=") || a.starts_with("--java=")) => {
-                target = Some(parse_target(a.split_once('=').map_or("", |x| x.1))?);
-            }
-            "--dry-run" if verb == "migrate" => dry_run = true,
-            _ => {
-                return Err(ParseError::BadArgument(format!(
-                    "`{verb}` does not take `{}`",
-                    args[i]
-                )));
-            }
-        }
-        i += 1;
-    }
-    Ok(match verb.as_str() {
-        "migrate" => Command::Migrate { target, dry_run },
-        "plan" => Command::Plan { target },
+    // The verb first: an unknown one is named as such, whatever follows it.
+    let mut command = match verb.as_str() {
+        "migrate" => Command::Migrate {
+            target: None,
+            dry_run: false,
+        },
+        "plan" => Command::Plan { target: None },
         "retry" => Command::Retry,
         "cancel" => Command::Cancel,
         "status" => Command::Status,
         "recreate" => Command::Recreate,
         "help" => Command::Help,
-        other => return Err(ParseError::UnknownVerb(other.to_string())),
-    })
+        _ => return Err(ParseError::UnknownVerb(verb)),
+    };
+    let args: Vec<&str> = words.collect();
+    let mut i = 0;
+    while i < args.len() {
+        let word = args[i];
+        let a = word.to_ascii_lowercase();
+        let value = match a.as_str() {
+            "--target" | "--java" => {
+                i += 1;
+                Some(args.get(i).copied().ok_or_else(|| {
+                    ParseError::BadArgument("--target needs a value (17 or 21)".into())
+                }))
+            }
+            _ if a.starts_with("--target=") || a.starts_with("--java=") => {
+                Some(Ok(word.split_once('=').map_or("", |x| x.1)))
+            }
+            _ => None,
+        };
+        match (&mut command, value) {
+            (Command::Migrate { target, .. } | Command::Plan { target }, Some(v)) => {
+                *target = Some(parse_target(v?)?);
+            }
+            (Command::Migrate { dry_run, .. }, None) if a == "--dry-run" => *dry_run = true,
+            _ => {
+                return Err(ParseError::BadArgument(format!(
+                    "`{verb}` does not take `{word}`"
+                )));
+            }
+        }
+        i += 1;
+    }
+    Ok(command)
 }
 
 #[cfg(test)]
@@ -160,6 +167,10 @@ mod tests {
             p("@uplift frobnicate"),
             Some(Err(ParseError::UnknownVerb("frobnicate".into())))
         );
+        assert_eq!(
+            p("@uplift frobnicate --now"),
+            Some(Err(ParseError::UnknownVerb("frobnicate".into())))
+        );
         assert!(matches!(
             p("@uplift migrate --target 11"),
             Some(Err(ParseError::BadArgument(_)))
@@ -172,6 +183,22 @@ mod tests {
             p("@uplift cancel now"),
             Some(Err(ParseError::BadArgument(_)))
         ));
+        assert_eq!(
+            p("@uplift cancel --target 17"),
+            Some(Err(ParseError::BadArgument(
+                "`cancel` does not take `--target`".into()
+            )))
+        );
+        assert_eq!(
+            p("@uplift plan --dry-run"),
+            Some(Err(ParseError::BadArgument(
+                "`plan` does not take `--dry-run`".into()
+            )))
+        );
+        assert_eq!(
+            p("@uplift plan --Java=21"),
+            Some(Ok(Command::Plan { target: Some(21) }))
+        );
     }
 
     #[test]

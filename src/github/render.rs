@@ -523,7 +523,9 @@ pub fn checks_completed(
     let invariance = done(
         INVARIANCE_CHECK,
         c,
-        verdict.chars().take(200).collect(),
+        // The verdict's head ("✅ invariant", "❌ not invariant", "➖ not judged"); the
+        // summary carries the whole sentence.
+        verdict.split(':').next().unwrap_or_default().to_string(),
         format!(
             "{verdict}\n\n| | before | after |\n|---|---|---|\n| Tests | {} | {} |\n",
             tests_cell(journal.baseline().map(|b| &b.tests)),

@@ -17,7 +17,10 @@ impl Store {
         Ok(())
     }
 
-    pub async fn remove_installation(&self, id: i64) -> anyhow::Result<()> {
+    /// The installation was deleted or suspended: its repositories are forgotten and its
+    /// migrations stopped (queued ones cancelled at once, running ones asked to stop), since
+    /// no token can be had for it any more. Returns how many were stopped.
+    pub async fn remove_installation(&self, id: i64) -> anyhow::Result<u64> {
         sqlx::query("UPDATE installations SET removed = 1, updated_at = $1 WHERE id = $2")
             .bind(now_ms())
             .bind(id)
@@ -30,7 +33,25 @@ impl Store {
         .bind(id)
         .execute(&self.pool)
         .await?;
-        Ok(())
+        let queued = sqlx::query(
+            "UPDATE jobs SET state = 'cancelled', finished_at = $1, \
+             result = 'installation removed before start' \
+             WHERE kind = 'migrate' AND installation_id = $2 AND state = 'queued'",
+        )
+        .bind(now_ms())
+        .bind(id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        let running = sqlx::query(
+            "UPDATE jobs SET cancel_requested = 1 \
+             WHERE kind = 'migrate' AND installation_id = $1 AND state = 'running'",
+        )
+        .bind(id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        Ok(queued + running)
     }
 
     /// Records a repository as installed; it stays inactive until it opts in.

@@ -77,6 +77,14 @@ pub enum Enqueued {
     Busy(Box<JobRow>),
 }
 
+/// What a cancel request reached: queued jobs (cancelled at once) and running ones (asked to
+/// stop; their worker notices at its next heartbeat).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cancelled {
+    pub queued: u64,
+    pub running: u64,
+}
+
 /// What a heartbeat learned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lease {
@@ -300,7 +308,8 @@ impl Store {
     }
 
     /// An attempt failed: queue the job again after `delay`, or fail it at the attempt cap.
-    /// Returns true when it was queued again.
+    /// A job someone asked to cancel ends cancelled instead of running again. Returns true
+    /// when it was queued again.
     pub async fn retry_later(
         &self,
         id: &str,
@@ -310,9 +319,11 @@ impl Store {
     ) -> anyhow::Result<bool> {
         let row = sqlx::query(
             "UPDATE jobs SET \
-               state = CASE WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END, \
+               state = CASE WHEN cancel_requested = 1 THEN 'cancelled' \
+                 WHEN attempts < max_attempts THEN 'queued' ELSE 'failed' END, \
                not_before = $1, result = $2, lease_until = NULL, \
-               finished_at = CASE WHEN attempts < max_attempts THEN NULL ELSE $3 END \
+               finished_at = CASE WHEN cancel_requested = 0 AND attempts < max_attempts \
+                 THEN NULL ELSE $3 END \
              WHERE id = $4 AND lease_owner = $5 RETURNING state",
         )
         .bind(now_ms() + ms(delay))
@@ -329,7 +340,11 @@ impl Store {
     }
 
     /// Asks queued and running migrations of `repo` to stop. Queued ones are cancelled at once.
-    pub async fn request_cancel(&self, repo: &str, target: Option<u32>) -> anyhow::Result<u64> {
+    pub async fn request_cancel(
+        &self,
+        repo: &str,
+        target: Option<u32>,
+    ) -> anyhow::Result<Cancelled> {
         let target = target.map(i64::from).unwrap_or(-1);
         let queued = sqlx::query(
             "UPDATE jobs SET state = 'cancelled', finished_at = $1, result = 'cancelled before start' \
@@ -350,7 +365,7 @@ impl Store {
         .execute(&self.pool)
         .await?
         .rows_affected();
-        Ok(queued + running)
+        Ok(Cancelled { queued, running })
     }
 
     pub async fn active_migration(

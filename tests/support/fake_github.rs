@@ -418,6 +418,33 @@ impl FakeGitHub {
             .id
     }
 
+    /// Adds a comment written by the App's own bot user (as when it replies) and returns its id.
+    pub fn add_bot_comment(&self, full_name: &str, issue: u64, body: &str) -> u64 {
+        let bot = self.bot_login();
+        let mut inner = self.shared.lock();
+        assert!(
+            inner.issue_exists(full_name, issue),
+            "{full_name}#{issue} does not exist"
+        );
+        inner
+            .add_comment(full_name, issue, &bot, "Bot", "NONE", body)
+            .id
+    }
+
+    /// A person edits comment `id`: its body becomes `body`.
+    pub fn edit_comment(&self, id: u64, body: &str) {
+        let mut inner = self.shared.lock();
+        let comment = inner
+            .state
+            .comments
+            .iter_mut()
+            .find(|c| c.id == id)
+            .unwrap_or_else(|| panic!("no comment {id}"));
+        comment.body = body.to_owned();
+        comment.updated_at = Utc::now();
+        comment.edits += 1;
+    }
+
     /// Closes pull request `number`, as merged or not (the branches are left as they are).
     pub fn close_pull(&self, full_name: &str, number: u64, merged: bool) {
         let mut inner = self.shared.lock();

@@ -2,9 +2,11 @@
 //! webhook payload builders, and fixture copying.
 #![allow(dead_code)]
 
+pub mod app;
 pub mod fake_github;
 pub mod fake_llm;
 pub mod payloads;
+pub mod tester;
 
 use std::path::Path;
 

@@ -175,9 +175,25 @@ pub fn ping(hook_id: u64) -> Value {
 /// `installation` with action `created` for an organization `account` that selected `repos`
 /// (repository names without owner).
 pub fn installation_created(installation_id: u64, account: &str, repos: &[&str]) -> Value {
+    installation_event("created", installation_id, account, repos)
+}
+
+/// `installation` with `action` (`created`, `deleted`, `suspend`, `unsuspend`, ...) for an
+/// organization `account` whose selected repositories are `repos` (names without owner).
+pub fn installation_event(
+    action: &str,
+    installation_id: u64,
+    account: &str,
+    repos: &[&str],
+) -> Value {
+    let mut installation = installation(installation_id, account);
+    if action == "suspend" {
+        installation["suspended_by"] = user(API, &format!("{account}-admin"), "User");
+        installation["suspended_at"] = json!(now());
+    }
     json!({
-        "action": "created",
-        "installation": installation(installation_id, account),
+        "action": action,
+        "installation": installation,
         "repositories": installation_repos(account, repos),
         "requester": null,
         "sender": user(API, &format!("{account}-admin"), "User"),
@@ -277,6 +293,17 @@ pub fn issue_comment_created(
     })
 }
 
+/// `issue_comment` with action `edited`: comment `created` (from [`issue_comment_created`])
+/// whose body changed to `body`, with the old one under `changes`.
+pub fn issue_comment_edited(mut created: Value, body: &str) -> Value {
+    let from = created["comment"]["body"].clone();
+    created["action"] = json!("edited");
+    created["changes"] = json!({ "body": { "from": from } });
+    created["comment"]["body"] = json!(body);
+    created["comment"]["updated_at"] = json!(now());
+    created
+}
+
 /// `pull_request` with action `closed` (merged or not) for a pull request from branch `head_ref`
 /// into `main`, opened by `octocat`, who also closes it.
 pub fn pull_request_closed(
@@ -359,10 +386,13 @@ pub fn pull_request_closed(
 }
 
 /// `check_run` with `action` `requested_action` (then `identifier` names the button pressed) or
-/// `rerequested`, for check run `check_run_id` named `uplift`.
+/// `rerequested`, for check run `check_run_id` named `name` of App `app_slug`.
+#[allow(clippy::too_many_arguments)]
 pub fn check_run_action(
     installation_id: u64,
     full_name: &str,
+    app_slug: &str,
+    name: &str,
     action: &str,
     check_run_id: u64,
     external_id: &str,
@@ -376,7 +406,7 @@ pub fn check_run_action(
         "check_run": {
             "id": check_run_id,
             "node_id": format!("CR_{check_run_id}"),
-            "name": "uplift",
+            "name": name,
             "head_sha": head_sha,
             "external_id": external_id,
             "url": url,
@@ -407,6 +437,7 @@ pub fn check_run_action(
                 "updated_at": now(),
             },
             "pull_requests": [],
+            "app": app(app_slug),
         },
         "repository": repository(API, full_name, "main"),
         "installation": installation_ref(installation_id),
@@ -490,6 +521,25 @@ fn installation(installation_id: u64, account: &str) -> Value {
         "created_at": now(),
         "updated_at": now(),
         "single_file_name": null,
+    })
+}
+
+/// GitHub's `app` object (the owner of a check run) for App `slug`.
+fn app(slug: &str) -> Value {
+    let id = stable_id(&format!("app:{slug}"));
+    json!({
+        "id": id,
+        "slug": slug,
+        "node_id": format!("A_{id}"),
+        "owner": user(API, "acme", "Organization"),
+        "name": slug,
+        "description": null,
+        "external_url": format!("https://{slug}.example.invalid"),
+        "html_url": format!("https://github.com/apps/{slug}"),
+        "created_at": "2020-01-01T00:00:00Z",
+        "updated_at": "2020-01-01T00:00:00Z",
+        "permissions": { "checks": "write", "contents": "write" },
+        "events": ["check_run"],
     })
 }
 
