@@ -166,12 +166,14 @@ fn conformance_suite() {
 
 /// Signature stubs of the Spring APIs the cases use, written from the published Javadoc:
 /// `boot-2.7` (Security 5.7, Framework 5.3, Batch 4.3, Kafka 2.8) and `boot-3.3` (Security
-/// 6.3, Framework 6.1, Batch 5.1, Kafka 3.2), compiled once per run.
+/// 6.3, Framework 6.1, Batch 5.1, Kafka 3.2), each with `common` (what both versions share),
+/// compiled once per run.
 fn compiled_stubs(out: &Path) -> [std::path::PathBuf; 2] {
     let stubs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/stubs");
     ["boot-2.7", "boot-3.3"].map(|version| {
         let classes = out.join(version);
         let mut sources = Vec::new();
+        java_files(&stubs.join("common"), &mut sources);
         java_files(&stubs.join(version), &mut sources);
         javac(&classes, None, &sources).unwrap_or_else(|e| panic!("stubs {version}: {e}"));
         classes

@@ -138,16 +138,10 @@ mod tests {
         BuildRun {
             command: "mvn test".into(),
             exit_code: Some(exit),
-            timed_out: false,
             duration_ms: 1,
             errors: errors.iter().map(|s| s.to_string()).collect(),
-            tail: vec![],
-            output_bytes: 0,
-            output_truncated: false,
-            sandbox: None,
-            egress_refused: Vec::new(),
-            deprecations: Vec::new(),
             jdk: 17,
+            ..Default::default()
         }
     }
 

@@ -1,3 +1,0 @@
-package org.springframework.batch.core;
-
-public interface Step {}

@@ -1,3 +1,0 @@
-package org.springframework.batch.core.configuration.annotation;
-
-public @interface EnableBatchProcessing {}

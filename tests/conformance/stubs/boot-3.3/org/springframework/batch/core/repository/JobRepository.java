@@ -1,3 +1,0 @@
-package org.springframework.batch.core.repository;
-
-public interface JobRepository {}

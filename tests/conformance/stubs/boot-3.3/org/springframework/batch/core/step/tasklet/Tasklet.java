@@ -1,3 +1,0 @@
-package org.springframework.batch.core.step.tasklet;
-
-public interface Tasklet {}

@@ -1,3 +1,0 @@
-package org.springframework.batch.item;
-
-public interface ItemReader<T> { T read() throws Exception; }

@@ -1,3 +1,0 @@
-package org.springframework.beans.factory.annotation;
-
-public @interface Autowired {}

@@ -1,3 +1,0 @@
-package org.springframework.context.annotation;
-
-public @interface Bean {}

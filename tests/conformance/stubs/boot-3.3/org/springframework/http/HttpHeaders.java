@@ -1,3 +1,0 @@
-package org.springframework.http;
-
-public class HttpHeaders {}

@@ -1,3 +1,0 @@
-package org.springframework.security.authentication;
-
-public interface AuthenticationManager {}

@@ -1,3 +1,0 @@
-package org.springframework.security.authorization;
-
-public interface AuthorizationManager<T> {}

@@ -1,3 +1,0 @@
-package org.springframework.security.config.annotation.web.configuration;
-
-public @interface EnableWebSecurity {}

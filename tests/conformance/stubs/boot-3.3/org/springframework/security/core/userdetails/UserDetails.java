@@ -1,3 +1,0 @@
-package org.springframework.security.core.userdetails;
-
-public interface UserDetails {}

@@ -1,3 +1,0 @@
-package org.springframework.security.crypto.password;
-
-public interface PasswordEncoder { String encode(CharSequence raw); }

@@ -1,3 +1,0 @@
-package org.springframework.security.web;
-
-public final class DefaultSecurityFilterChain implements SecurityFilterChain {}

@@ -1,3 +1,0 @@
-package org.springframework.security.web.access.intercept;
-
-public final class RequestAuthorizationContext {}

@@ -1,3 +1,0 @@
-package org.springframework.security.web.util.matcher;
-
-public interface RequestMatcher {}

@@ -1,3 +1,0 @@
-package org.springframework.transaction;
-
-public interface PlatformTransactionManager {}

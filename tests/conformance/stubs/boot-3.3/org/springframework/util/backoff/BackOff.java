@@ -1,3 +1,0 @@
-package org.springframework.util.backoff;
-
-public interface BackOff {}

@@ -1,3 +1,0 @@
-package org.springframework.web.bind;
-
-public class MethodArgumentNotValidException extends Exception {}

@@ -1,3 +1,0 @@
-package org.springframework.web.context.request;
-
-public interface WebRequest {}
