@@ -161,6 +161,28 @@ async fn pump(mut stream: impl AsyncRead + Unpin, capture: Arc<Mutex<Capture>>, 
     }
 }
 
+/// An argument as the record shows it: a path of the operator's machine outside the project
+/// (`-s /etc/uplift/settings.xml`, `-Dx=/srv/...`) by its file name only, since the record
+/// reaches check runs and PR bodies; paths inside the project relative to it.
+fn shown_arg(arg: &str, root: &Path) -> String {
+    let (prefix, value) = match arg.split_once('=') {
+        Some((k, v)) if k.starts_with("-D") => (format!("{k}="), v),
+        _ => (String::new(), arg),
+    };
+    let path = Path::new(value);
+    if !path.is_absolute() {
+        return arg.to_string();
+    }
+    match path.strip_prefix(root) {
+        Ok(inside) => format!("{prefix}{}", inside.display()),
+        Err(_) => format!(
+            "{prefix}…/{}",
+            path.file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+        ),
+    }
+}
+
 /// Kills a build's whole process group (Maven, forked test JVMs) when the build times out or
 /// the run is abandoned mid-build (cancelled, lease lost): dropping the future must not leave
 /// builds running.
@@ -277,7 +299,13 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
     let root = format!("{}/", req.root.display());
     let relative = |line: &String| line.replace(&root, "");
     Ok(BuildRun {
-        command: redact(&format!("mvn {}", args.join(" "))),
+        command: redact(&format!(
+            "mvn {}",
+            args.iter()
+                .map(|a| shown_arg(a, req.root))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )),
         jdk: req.jdk.release,
         exit_code,
         timed_out,
@@ -296,6 +324,23 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn operator_paths_show_by_file_name_project_paths_relative() {
+        let root = Path::new("/srv/work/job-1");
+        assert_eq!(
+            shown_arg("/etc/uplift/settings.xml", root),
+            "…/settings.xml"
+        );
+        assert_eq!(
+            shown_arg("-Dmaven.repo.local=/home/op/.m2/repository", root),
+            "-Dmaven.repo.local=…/repository"
+        );
+        assert_eq!(shown_arg("/srv/work/job-1/pom.xml", root), "pom.xml");
+        assert_eq!(shown_arg("-o", root), "-o");
+        assert_eq!(shown_arg("-Dtest=!Slow", root), "-Dtest=!Slow");
+    }
+
     use super::*;
 
     async fn capture(bytes: Vec<u8>, cap: usize) -> Capture {
