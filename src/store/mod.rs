@@ -115,6 +115,13 @@ impl Store {
             .with_context(|| format!("cannot open database {}", crate::redact::redact(url)))?;
         match backend {
             Backend::Sqlite => {
+                // Write-ahead logging: a commit appends to the log and syncs it once (with
+                // synchronous=FULL, SQLite's default, as durable as before) instead of
+                // writing, syncing and deleting a rollback journal; readers never block
+                // the writer. The mode is stored in the file.
+                sqlx::query("PRAGMA journal_mode = WAL")
+                    .execute(&pool)
+                    .await?;
                 sqlx::migrate!("src/store/migrations/sqlite")
                     .run(&pool)
                     .await?
