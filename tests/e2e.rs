@@ -775,6 +775,7 @@ fn removed_and_deprecated_jdk_apis_are_replaced_and_the_rest_named_for_a_human()
         "Character.isWhitespace(c)",
         "Integer.valueOf(n)",
         "type.getDeclaredConstructor().newInstance()",
+        "} catch (InstantiationException | IllegalAccessException | NoSuchMethodException | InvocationTargetException e) {",
         "URLEncoder.encode(value, StandardCharsets.UTF_8)",
         "HttpURLConnection.HTTP_INTERNAL_ERROR",
         "file.toURI().toURL()",
@@ -789,7 +790,7 @@ fn removed_and_deprecated_jdk_apis_are_replaced_and_the_rest_named_for_a_human()
     }
     // What no recipe may rewrite is named with its file and line for a human.
     let text = run.report.to_string();
-    assert!(text.contains("thread-stop line 52"), "{text}");
+    assert!(text.contains("thread-stop line 53"), "{text}");
     // The builds' own javac warnings agree: many deprecations before, that one after.
     let tests = &run.report["tests"];
     let before = tests["deprecations_before"].as_array().unwrap();
@@ -800,7 +801,7 @@ fn removed_and_deprecated_jdk_apis_are_replaced_and_the_rest_named_for_a_human()
             && after[0]
                 .as_str()
                 .unwrap()
-                .starts_with("src/main/java/com/example/legacy/Legacy.java:[52,")
+                .starts_with("src/main/java/com/example/legacy/Legacy.java:[53,")
             && after[0].as_str().unwrap().contains("stop()"),
         "{after:?}"
     );

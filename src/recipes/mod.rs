@@ -14,6 +14,7 @@ pub mod java_types;
 pub mod junit5;
 pub mod overlay;
 pub mod pom_edit;
+pub mod reflective_new_instance;
 pub mod registry;
 pub mod spring_batch;
 pub mod spring_boot;

@@ -1,8 +1,8 @@
 //! Modern-idiom rewrites that need code: several coordinated edits or a computed text a
 //! rule template cannot produce. Each is named by a declarative recipe (`code:` in
 //! `catalog/java/modernize-*.yml`), which carries its description and preconditions;
-//! [`transform`] also names the code halves of `spring-security-6.yml` and
-//! `spring-batch-5.yml`.
+//! [`transform`] also names the code halves of `spring-security-6.yml`,
+//! `spring-batch-5.yml` and `deprecated-jdk-renames.yml`.
 
 pub mod pattern_instanceof;
 pub mod switch_expressions;
@@ -22,6 +22,7 @@ pub fn transform(name: &str) -> Option<fn(&str) -> FileResult> {
         "text-blocks" => Some(text_blocks::rewrite),
         "spring-security-6" => Some(super::spring_security::rewrite),
         "spring-batch-5" => Some(super::spring_batch::rewrite),
+        "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
         _ => None,
     }
 }

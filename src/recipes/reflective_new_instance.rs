@@ -1,0 +1,173 @@
+//! `Class.newInstance()` (deprecated in 9) inside a `try` that catches exactly the old
+//! checked exceptions. `getDeclaredConstructor().newInstance()` also throws
+//! `NoSuchMethodException` and `InvocationTargetException`, so the handler is extended to
+//! keep the file compiling and the failure handled the same way:
+//!
+//! * `catch (InstantiationException | IllegalAccessException e)` gains
+//!   `| NoSuchMethodException | InvocationTargetException`;
+//! * separate `catch (InstantiationException e) {..} catch (IllegalAccessException e) {..}`
+//!   are followed by `catch (NoSuchMethodException | InvocationTargetException e) {..}` with
+//!   the `IllegalAccessException` handler's body.
+//!
+//! The code half of `deprecated-jdk-renames`; where the handler already takes a supertype
+//! the rule rewrites the call alone, and anywhere else it stays a task with its line.
+
+use std::collections::BTreeSet;
+
+use tree_sitter::Node;
+
+use super::FileResult;
+use super::java_rules::add_imports;
+use super::java_types::Scope;
+use crate::edit::{self, Edit};
+use crate::java_syntax::{self, field_text, text};
+
+const NEW: &str = "NoSuchMethodException | InvocationTargetException";
+
+pub fn rewrite(src: &str) -> FileResult {
+    let mut result = FileResult::default();
+    if !src.contains("newInstance") {
+        return result;
+    }
+    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+        return result;
+    };
+    let root = parsed.tree.root_node();
+    let scope = Scope::new(root, src);
+    let mut edits = Vec::new();
+    let mut extended: BTreeSet<usize> = BTreeSet::new();
+    java_syntax::walk(root, |n| {
+        if n.kind() != "method_invocation"
+            || field_text(n, "name", src) != "newInstance"
+            || n.child_by_field_name("arguments")
+                .is_none_or(|a| a.named_child_count() > 0)
+        {
+            return;
+        }
+        let Some(object) = n.child_by_field_name("object") else {
+            return;
+        };
+        if !matches!(
+            object.kind(),
+            "identifier" | "field_access" | "class_literal"
+        ) || !scope.denotes(object, "java.lang.Class")
+        {
+            return;
+        }
+        let Some(handler) = nearest_try(n).and_then(|t| handler_edit(t, src)) else {
+            return;
+        };
+        edits.push(Edit::insert(
+            n.child_by_field_name("name").map_or(0, |m| m.start_byte()),
+            "getDeclaredConstructor().",
+        ));
+        // One extension per try, however many calls it holds.
+        if extended.insert(handler.range.start) {
+            edits.push(handler);
+        }
+        let line = src[..n.start_byte()].matches('\n').count() + 1;
+        result.changes.push(format!(
+            "line {line}: Class.newInstance() -> getDeclaredConstructor().newInstance(), handler extended"
+        ));
+    });
+    if edits.is_empty() {
+        return result;
+    }
+    match edit::apply(src, &edits) {
+        Ok(out) => {
+            let needed = BTreeSet::from(["java.lang.reflect.InvocationTargetException"]);
+            result.text = Some(add_imports(&out, &needed));
+        }
+        Err(e) => {
+            result.changes.clear();
+            result
+                .findings
+                .push(format!("Class.newInstance handlers: {e}"));
+        }
+    }
+    result
+}
+
+/// The `try` whose block holds `n`, unless a lambda, class body or method comes first.
+fn nearest_try(n: Node) -> Option<Node> {
+    let mut child = n;
+    while let Some(p) = child.parent() {
+        match p.kind() {
+            "lambda_expression" | "class_body" | "method_declaration" => return None,
+            "try_statement" | "try_with_resources_statement"
+                if p.child_by_field_name("body")
+                    .is_some_and(|b| b.id() == child.id()) =>
+            {
+                return Some(p);
+            }
+            _ => {}
+        }
+        child = p;
+    }
+    None
+}
+
+/// The catch clauses of `try` as (clause, its exception types, its parameter name).
+fn catches<'t>(try_node: Node<'t>, src: &'t str) -> Vec<(Node<'t>, Vec<&'t str>, &'t str)> {
+    let mut c = try_node.walk();
+    try_node
+        .named_children(&mut c)
+        .filter(|x| x.kind() == "catch_clause")
+        .filter_map(|clause| {
+            let mut cc = clause.walk();
+            let param = clause
+                .named_children(&mut cc)
+                .find(|x| x.kind() == "catch_formal_parameter")?;
+            let mut pc = param.walk();
+            let ty = param
+                .named_children(&mut pc)
+                .find(|x| x.kind() == "catch_type")?;
+            let types = text(ty, src)
+                .split('|')
+                .map(|t| t.trim().trim_start_matches("java.lang."))
+                .collect();
+            Some((clause, types, field_text(param, "name", src)))
+        })
+        .collect()
+}
+
+/// The edit that makes the try's handlers take the new exceptions, when they take exactly
+/// the old ones (a broader handler needs none; anything else is not ours to guess).
+fn handler_edit(try_node: Node, src: &str) -> Option<Edit> {
+    let clauses = catches(try_node, src);
+    let all: Vec<&str> = clauses
+        .iter()
+        .flat_map(|(_, t, _)| t.iter().copied())
+        .collect();
+    let broad = ["Exception", "ReflectiveOperationException", "Throwable"];
+    if all.iter().any(|t| broad.contains(t))
+        || all
+            .iter()
+            .any(|t| matches!(*t, "NoSuchMethodException" | "InvocationTargetException"))
+        || !all.contains(&"InstantiationException")
+        || !all.contains(&"IllegalAccessException")
+    {
+        return None;
+    }
+    let (clause, types, name) = clauses
+        .iter()
+        .find(|(_, t, _)| t.contains(&"IllegalAccessException"))?;
+    if types.contains(&"InstantiationException") {
+        // One multi-catch: extend its type list.
+        let mut cc = clause.walk();
+        let param = clause
+            .named_children(&mut cc)
+            .find(|x| x.kind() == "catch_formal_parameter")?;
+        let mut pc = param.walk();
+        let ty = param
+            .named_children(&mut pc)
+            .find(|x| x.kind() == "catch_type")?;
+        return Some(Edit::insert(ty.end_byte(), format!(" | {NEW}")));
+    }
+    let body = clause.child_by_field_name("body")?;
+    let last = clauses.last()?.0;
+    Some(Edit::insert(
+        last.end_byte(),
+        format!(" catch ({NEW} {name}) {}", text(body, src)),
+    ))
+}
