@@ -578,6 +578,19 @@ impl<'s> File<'s> {
                         class_literal_type(args[0], src)
                     ));
                 }
+                ("expect", Some("method_invocation")) if type_matcher(args[0], src).is_some() => {
+                    ex.typed = true;
+                    let ty = type_matcher(args[0], src).unwrap_or_default();
+                    out.push(format!("assertThrows({ty})"));
+                }
+                ("expect", _) => {
+                    ex.message_or_cause = true;
+                    out.push(format!("expect({arg})"));
+                }
+                ("expectCause", _) => {
+                    ex.message_or_cause = true;
+                    out.push(format!("expectCause({arg})"));
+                }
                 ("expectMessage", Some("string_literal")) => {
                     ex.message_or_cause = true;
                     out.push(format!("expectMessage(contains {arg})"));
@@ -720,10 +733,40 @@ impl<'s> File<'s> {
                 out.push(format!("expectMessage({})", values[1]));
                 return;
             }
+            // ExpectedException's `expectCause(m)` and `expect(m)` as checks on the caught
+            // exception.
+            "assertThat"
+                if values.len() == 2
+                    && message.is_none()
+                    && caught
+                        .iter()
+                        .any(|v| values[0] == format!("{v}.getCause()")) =>
+            {
+                out.push(format!("expectCause({})", values[1]));
+                return;
+            }
+            "assertThat"
+                if values.len() == 2 && message.is_none() && caught.contains(&values[0]) =>
+            {
+                out.push(format!("expect({})", values[1]));
+                return;
+            }
             _ => {}
         }
         out.push(render(&format!("{prefix}{name}"), &values, message));
     }
+}
+
+/// `X` of the Hamcrest type matchers `isA(X.class)` / `instanceOf(X.class)` /
+/// `any(X.class)`, which `ExpectedException.expect` treats as `expect(X.class)`.
+pub(crate) fn type_matcher<'s>(call: Node, src: &'s str) -> Option<&'s str> {
+    let name = field_text(call, "name", src);
+    let args = call.child_by_field_name("arguments")?;
+    let only = args
+        .named_child(0)
+        .filter(|_| args.named_child_count() == 1)?;
+    (matches!(name, "isA" | "instanceOf" | "any") && only.kind() == "class_literal")
+        .then(|| class_literal_type(only, src))
 }
 
 #[derive(Default)]

@@ -1260,12 +1260,34 @@ impl Structure {
                 .child_by_field_name("arguments")
                 .ok_or("call without arguments")?;
             let arg = args.named_child(0).ok_or("expectation without argument")?;
+            let matched_type = (arg.kind() == "method_invocation")
+                .then(|| crate::analyze::test_checks::type_matcher(arg, src))
+                .flatten();
             match (what, arg.kind()) {
                 ("expect", "class_literal") => {
                     exception = arg
                         .named_child(0)
                         .map_or("Throwable", |t| text(t, src))
                         .to_string();
+                }
+                // `expect(isA(X.class))` is `expect(X.class)`: X as written.
+                ("expect", _) if matched_type.is_some() => {
+                    exception = arg
+                        .child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))
+                        .and_then(|literal| literal.named_child(0))
+                        .map_or("Throwable", |t| text(t, src))
+                        .to_string();
+                }
+                ("expect", _) | ("expectCause", _) => {
+                    let subject = if what == "expect" {
+                        "thrown"
+                    } else {
+                        "thrown.getCause()"
+                    };
+                    checks.push(format!("assertThat({subject}, {});", text(arg, src)));
+                    self.imports_needed
+                        .push("static org.hamcrest.MatcherAssert.assertThat".into());
                 }
                 ("expectMessage", "string_literal") => {
                     checks.push(format!(
