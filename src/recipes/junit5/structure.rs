@@ -279,6 +279,16 @@ impl Structure {
                     .push("@RunWith(Parameterized) -> @ParameterizedTest + @MethodSource".into());
                 return Ok(());
             }
+            "JUnitParamsRunner" => {
+                self.edits.push(removal(src, a));
+                self.remove_import("junitparams.JUnitParamsRunner");
+                self.junit_params(class, src)?;
+                self.changes.push(
+                    "@RunWith(JUnitParamsRunner) -> @ParameterizedTest + @CsvSource/@MethodSource"
+                        .into(),
+                );
+                return Ok(());
+            }
             "JUnit4" | "BlockJUnit4ClassRunner" => {
                 self.edits.push(removal(src, a));
                 self.remove_import("org.junit.runners.JUnit4");
@@ -630,6 +640,175 @@ impl Structure {
             "org.junit.runners.Parameterized.Parameter",
         ] {
             self.remove_import(i);
+        }
+        Ok(())
+    }
+
+    /// `@RunWith(JUnitParamsRunner)`: each `@Test @Parameters(..)` method becomes a
+    /// `@ParameterizedTest`. Inline values (`@Parameters({"1, a", "2, b"})`) become
+    /// `@CsvSource` when CSV reads them alike (no `|` separator, no quote); provider methods
+    /// (`@Parameters(method = "..")`, or `parametersForX()` by convention) become
+    /// `@MethodSource`, made `static` as Jupiter requires when they use no instance member.
+    /// Providers from other classes, `$(..)`, file parameters and `@TestCaseName` are refused.
+    fn junit_params(&mut self, class: Node, src: &str) -> Result<(), String> {
+        let body = class
+            .child_by_field_name("body")
+            .ok_or("class without body")?;
+        let mut c = body.walk();
+        let members: Vec<Node> = body.named_children(&mut c).collect();
+        if src.contains("$(") || src.contains("@FileParameters") || src.contains("@TestCaseName") {
+            return Err("JUnitParams $(..), @FileParameters or @TestCaseName".into());
+        }
+        let is_static = |m: Node| {
+            modifiers_of(m).is_some_and(|mods| {
+                let mut mc = mods.walk();
+                mods.children(&mut mc).any(|k| k.kind() == "static")
+            })
+        };
+        // What a provider may not use once static: the instance's fields and methods.
+        let mut instance: HashSet<&str> = HashSet::new();
+        for m in members.iter().filter(|m| !is_static(**m)) {
+            match m.kind() {
+                "method_declaration" => {
+                    instance.insert(field_text(*m, "name", src));
+                }
+                "field_declaration" => {
+                    let mut dc = m.walk();
+                    for d in m.children_by_field_name("declarator", &mut dc) {
+                        instance.insert(field_text(d, "name", src));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let provider = |name: &str| {
+            members.iter().copied().find(|m| {
+                m.kind() == "method_declaration"
+                    && field_text(*m, "name", src) == name
+                    && m.child_by_field_name("parameters")
+                        .is_some_and(|p| p.named_child_count() == 0)
+            })
+        };
+        let mut made_static: HashSet<usize> = HashSet::new();
+        let mut sources = HashSet::new();
+        for m in members.iter().filter(|m| m.kind() == "method_declaration") {
+            let Some(params) = annotated_with(*m, "Parameters", src) else {
+                continue;
+            };
+            let test = annotated_with(*m, "Test", src)
+                .filter(|t| t.kind() == "marker_annotation")
+                .ok_or("@Parameters without a plain @Test")?;
+            let name = field_text(*m, "name", src);
+            let mut providers: Vec<String> = Vec::new();
+            let mut values = None;
+            if params.kind() == "annotation" {
+                let args = params
+                    .child_by_field_name("arguments")
+                    .ok_or("@Parameters without arguments")?;
+                let mut ac = args.walk();
+                for arg in args.named_children(&mut ac) {
+                    let (key, value) = match arg.kind() {
+                        "element_value_pair" => (
+                            field_text(arg, "key", src),
+                            arg.child_by_field_name("value")
+                                .ok_or("pair without value")?,
+                        ),
+                        _ => ("value", arg),
+                    };
+                    match key {
+                        "value" => values = Some(value),
+                        "method" if value.kind() == "string_literal" => providers.extend(
+                            text(value, src)
+                                .trim_matches('"')
+                                .split(',')
+                                .map(|p| p.trim().to_string())
+                                .filter(|p| !p.is_empty()),
+                        ),
+                        other => return Err(format!("@Parameters({other} = ..)")),
+                    }
+                }
+            } else {
+                let mut chars = name.chars();
+                let first = chars.next().map(|c| c.to_uppercase().to_string());
+                providers.push(format!(
+                    "parametersFor{}{}",
+                    first.unwrap_or_default(),
+                    chars.as_str()
+                ));
+            }
+            let source = match values {
+                Some(v) => {
+                    let mut vc = v.walk();
+                    let items: Vec<Node> = if v.kind() == "element_value_array_initializer" {
+                        v.named_children(&mut vc).collect()
+                    } else {
+                        vec![v]
+                    };
+                    if items.is_empty()
+                        || items.iter().any(|i| {
+                            i.kind() != "string_literal"
+                                || text(*i, src).contains(['|', '\'', '\\'])
+                        })
+                    {
+                        return Err("@Parameters values CSV would read differently".into());
+                    }
+                    sources.insert("org.junit.jupiter.params.provider.CsvSource");
+                    format!("@CsvSource({})", text(v, src))
+                }
+                None => {
+                    for p in &providers {
+                        let method = provider(p)
+                            .ok_or_else(|| format!("parameters provider {p}() not in the class"))?;
+                        if is_static(method) {
+                            continue;
+                        }
+                        let mut uses_instance = false;
+                        if let Some(b) = method.child_by_field_name("body") {
+                            java_syntax::walk(b, |n| {
+                                uses_instance |= n.kind() == "this"
+                                    || (n.kind() == "identifier" && instance.contains(text(n, src)))
+                            });
+                        }
+                        if uses_instance {
+                            return Err(format!("provider {p}() uses the test instance"));
+                        }
+                        let ty = method
+                            .child_by_field_name("type")
+                            .ok_or("provider without type")?;
+                        if made_static.insert(method.start_byte()) {
+                            self.edits.push(Edit::insert(ty.start_byte(), "static "));
+                        }
+                    }
+                    sources.insert("org.junit.jupiter.params.provider.MethodSource");
+                    let list = providers
+                        .iter()
+                        .map(|p| format!("\"{p}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    if providers.len() == 1 {
+                        format!("@MethodSource({list})")
+                    } else {
+                        format!("@MethodSource({{{list}}})")
+                    }
+                }
+            };
+            self.take(test);
+            self.take(params);
+            self.edits
+                .push(Edit::replace(test.byte_range(), "@ParameterizedTest"));
+            self.edits.push(Edit::replace(params.byte_range(), source));
+        }
+        self.imports_needed
+            .push("org.junit.jupiter.params.ParameterizedTest".into());
+        self.imports_needed
+            .extend(sources.into_iter().map(String::from));
+        self.remove_import("junitparams.Parameters");
+        let plain_tests = members.iter().any(|m| {
+            annotated_with(*m, "Test", src).is_some()
+                && annotated_with(*m, "Parameters", src).is_none()
+        });
+        if !plain_tests {
+            self.remove_import("org.junit.Test");
         }
         Ok(())
     }
