@@ -587,6 +587,13 @@ impl<'s> File<'s> {
                     ex.message_or_cause = true;
                     out.push(format!("expect({arg})"));
                 }
+                ("expectCause", Some("method_invocation"))
+                    if type_matcher(args[0], src).is_some() =>
+                {
+                    ex.message_or_cause = true;
+                    let ty = type_matcher(args[0], src).unwrap_or_default();
+                    out.push(format!("expectCause(instance of {ty})"));
+                }
                 ("expectCause", _) => {
                     ex.message_or_cause = true;
                     out.push(format!("expectCause({arg})"));
@@ -735,6 +742,22 @@ impl<'s> File<'s> {
             }
             // ExpectedException's `expectCause(m)` and `expect(m)` as checks on the caught
             // exception.
+            // `assertInstanceOf(X.class, thrown.getCause())`: ExpectedException's
+            // `expectCause(isA(X.class))`.
+            "assertInstanceOf"
+                if values.len() == 2
+                    && message.is_none()
+                    && caught
+                        .iter()
+                        .any(|v| values[1] == format!("{v}.getCause()")) =>
+            {
+                let ty = args
+                    .iter()
+                    .find(|a| a.kind() == "class_literal")
+                    .map_or("", |a| class_literal_type(*a, src));
+                out.push(format!("expectCause(instance of {ty})"));
+                return;
+            }
             "assertThat"
                 if values.len() == 2
                     && message.is_none()

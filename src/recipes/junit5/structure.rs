@@ -1458,6 +1458,17 @@ impl Structure {
                         .map_or("Throwable", |t| text(t, src))
                         .to_string();
                 }
+                // `expectCause(isA(X.class))`: Hamcrest's typed matcher would not accept
+                // the Throwable getCause() returns; Jupiter checks the type itself.
+                ("expectCause", _) if matched_type.is_some() => {
+                    let written = arg
+                        .child_by_field_name("arguments")
+                        .and_then(|a| a.named_child(0))
+                        .map_or("Throwable.class", |literal| text(literal, src));
+                    checks.push(format!("assertInstanceOf({written}, thrown.getCause());"));
+                    self.imports_needed
+                        .push("static org.junit.jupiter.api.Assertions.assertInstanceOf".into());
+                }
                 ("expect", _) | ("expectCause", _) => {
                     let subject = if what == "expect" {
                         "thrown"
