@@ -730,49 +730,31 @@ impl<'s> File<'s> {
                     return;
                 }
             }
-            "assertThat"
-                if values.len() == 2
-                    && message.is_none()
-                    && caught
-                        .iter()
-                        .any(|v| values[0] == format!("{v}.getMessage()")) =>
-            {
-                out.push(format!("expectMessage({})", values[1]));
-                return;
-            }
-            // ExpectedException's `expectCause(m)` and `expect(m)` as checks on the caught
-            // exception.
-            // `assertInstanceOf(X.class, thrown.getCause())`: ExpectedException's
-            // `expectCause(isA(X.class))`.
-            "assertInstanceOf"
-                if values.len() == 2
-                    && message.is_none()
-                    && caught
-                        .iter()
-                        .any(|v| values[1] == format!("{v}.getCause()")) =>
-            {
-                let ty = args
-                    .iter()
-                    .find(|a| a.kind() == "class_literal")
-                    .map_or("", |a| class_literal_type(*a, src));
-                out.push(format!("expectCause(instance of {ty})"));
-                return;
-            }
-            "assertThat"
-                if values.len() == 2
-                    && message.is_none()
-                    && caught
-                        .iter()
-                        .any(|v| values[0] == format!("{v}.getCause()")) =>
-            {
-                out.push(format!("expectCause({})", values[1]));
-                return;
-            }
-            "assertThat"
-                if values.len() == 2 && message.is_none() && caught.contains(&values[0]) =>
-            {
-                out.push(format!("expect({})", values[1]));
-                return;
+            // Checks on the exception assertThrows returned, as ExpectedException wrote
+            // them: expectMessage(m), expectCause(m), expect(m), expectCause(isA(X.class)).
+            "assertThat" | "assertInstanceOf" if values.len() == 2 && message.is_none() => {
+                let on = |i: usize, suffix: &str| {
+                    caught.iter().any(|v| values[i] == format!("{v}{suffix}"))
+                };
+                let check = match name {
+                    "assertThat" if on(0, ".getMessage()") => {
+                        Some(format!("expectMessage({})", values[1]))
+                    }
+                    "assertThat" if on(0, ".getCause()") => {
+                        Some(format!("expectCause({})", values[1]))
+                    }
+                    "assertThat" if on(0, "") => Some(format!("expect({})", values[1])),
+                    "assertInstanceOf" if on(1, ".getCause()") => {
+                        args.iter().find(|a| a.kind() == "class_literal").map(|a| {
+                            format!("expectCause(instance of {})", class_literal_type(*a, src))
+                        })
+                    }
+                    _ => None,
+                };
+                if let Some(check) = check {
+                    out.push(check);
+                    return;
+                }
             }
             _ => {}
         }
