@@ -107,8 +107,17 @@ fn nearest_try(n: Node) -> Option<Node> {
     None
 }
 
-/// The catch clauses of `try` as (clause, its exception types, its parameter name).
-fn catches<'t>(try_node: Node<'t>, src: &'t str) -> Vec<(Node<'t>, Vec<&'t str>, &'t str)> {
+/// One catch clause of a `try`.
+struct Catch<'t> {
+    clause: Node<'t>,
+    /// The `A | B` type list.
+    type_list: Node<'t>,
+    /// Its exception types, without `java.lang.`.
+    types: Vec<&'t str>,
+    parameter: &'t str,
+}
+
+fn catches<'t>(try_node: Node<'t>, src: &'t str) -> Vec<Catch<'t>> {
     let mut c = try_node.walk();
     try_node
         .named_children(&mut c)
@@ -119,14 +128,19 @@ fn catches<'t>(try_node: Node<'t>, src: &'t str) -> Vec<(Node<'t>, Vec<&'t str>,
                 .named_children(&mut cc)
                 .find(|x| x.kind() == "catch_formal_parameter")?;
             let mut pc = param.walk();
-            let ty = param
+            let type_list = param
                 .named_children(&mut pc)
                 .find(|x| x.kind() == "catch_type")?;
-            let types = text(ty, src)
+            let types = text(type_list, src)
                 .split('|')
                 .map(|t| t.trim().trim_start_matches("java.lang."))
                 .collect();
-            Some((clause, types, field_text(param, "name", src)))
+            Some(Catch {
+                clause,
+                type_list,
+                types,
+                parameter: field_text(param, "name", src),
+            })
         })
         .collect()
 }
@@ -137,7 +151,7 @@ fn handler_edit(try_node: Node, src: &str) -> Option<Edit> {
     let clauses = catches(try_node, src);
     let all: Vec<&str> = clauses
         .iter()
-        .flat_map(|(_, t, _)| t.iter().copied())
+        .flat_map(|c| c.types.iter().copied())
         .collect();
     let broad = ["Exception", "ReflectiveOperationException", "Throwable"];
     if all.iter().any(|t| broad.contains(t))
@@ -149,25 +163,20 @@ fn handler_edit(try_node: Node, src: &str) -> Option<Edit> {
     {
         return None;
     }
-    let (clause, types, name) = clauses
+    let access = clauses
         .iter()
-        .find(|(_, t, _)| t.contains(&"IllegalAccessException"))?;
-    if types.contains(&"InstantiationException") {
+        .find(|c| c.types.contains(&"IllegalAccessException"))?;
+    if access.types.contains(&"InstantiationException") {
         // One multi-catch: extend its type list.
-        let mut cc = clause.walk();
-        let param = clause
-            .named_children(&mut cc)
-            .find(|x| x.kind() == "catch_formal_parameter")?;
-        let mut pc = param.walk();
-        let ty = param
-            .named_children(&mut pc)
-            .find(|x| x.kind() == "catch_type")?;
-        return Some(Edit::insert(ty.end_byte(), format!(" | {NEW}")));
+        return Some(Edit::insert(
+            access.type_list.end_byte(),
+            format!(" | {NEW}"),
+        ));
     }
-    let body = clause.child_by_field_name("body")?;
-    let last = clauses.last()?.0;
+    let body = access.clause.child_by_field_name("body")?;
+    let last = clauses.last()?.clause;
     Some(Edit::insert(
         last.end_byte(),
-        format!(" catch ({NEW} {name}) {}", text(body, src)),
+        format!(" catch ({NEW} {}) {}", access.parameter, text(body, src)),
     ))
 }
