@@ -434,6 +434,34 @@ fn one_line(s: &str) -> String {
     }
 }
 
+/// Finishes a code transform: applies `edits` to `src` and adds `imports`, keeping the
+/// text only when it still parses; else the changes go and `label` says why in findings.
+pub fn apply_code_edits(
+    src: &str,
+    edits: &[Edit],
+    imports: &BTreeSet<&str>,
+    label: &str,
+    result: &mut FileResult,
+) {
+    match edit::apply(src, edits) {
+        Ok(out) => {
+            let out = add_imports(&out, imports);
+            if java_syntax::parse(&out).is_some_and(|p| p.syntax_error.is_none()) {
+                result.text = Some(out);
+            } else {
+                result.changes.clear();
+                result
+                    .findings
+                    .push(format!("{label} rewrite would not parse; left unchanged"));
+            }
+        }
+        Err(e) => {
+            result.changes.clear();
+            result.findings.push(format!("{label} rewrite: {e}"));
+        }
+    }
+}
+
 /// `src` with an import of each of `needed` it lacks, after its last import (or its package
 /// declaration). Shared by the rules and the code transforms.
 pub fn add_imports(src: &str, needed: &BTreeSet<&str>) -> String {

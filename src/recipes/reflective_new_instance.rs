@@ -17,9 +17,9 @@ use std::collections::BTreeSet;
 use tree_sitter::Node;
 
 use super::FileResult;
-use super::java_rules::add_imports;
+use super::java_rules::apply_code_edits;
 use super::java_types::Scope;
-use crate::edit::{self, Edit};
+use crate::edit::Edit;
 use crate::java_syntax::{self, field_text, text};
 
 const NEW: &str = "NoSuchMethodException | InvocationTargetException";
@@ -73,18 +73,14 @@ pub fn rewrite(src: &str) -> FileResult {
     if edits.is_empty() {
         return result;
     }
-    match edit::apply(src, &edits) {
-        Ok(out) => {
-            let needed = BTreeSet::from(["java.lang.reflect.InvocationTargetException"]);
-            result.text = Some(add_imports(&out, &needed));
-        }
-        Err(e) => {
-            result.changes.clear();
-            result
-                .findings
-                .push(format!("Class.newInstance handlers: {e}"));
-        }
-    }
+    let needed = BTreeSet::from(["java.lang.reflect.InvocationTargetException"]);
+    apply_code_edits(
+        src,
+        &edits,
+        &needed,
+        "Class.newInstance handlers",
+        &mut result,
+    );
     result
 }
 

@@ -15,8 +15,8 @@ use std::collections::BTreeSet;
 use tree_sitter::Node;
 
 use super::FileResult;
-use super::java_rules::add_imports;
-use crate::edit::{self, Edit, indent_at, line_ending, whole_line};
+use super::java_rules::apply_code_edits;
+use crate::edit::{Edit, indent_at, line_ending, whole_line};
 use crate::java_syntax::{self, field_text, text};
 
 const FACTORY_PACKAGE: &str = "org.springframework.batch.core.configuration.annotation";
@@ -67,23 +67,7 @@ pub fn rewrite(src: &str) -> FileResult {
             edits.push(Edit::replace(whole_line(src, imp.range.clone()), ""));
         }
     }
-    match edit::apply(src, &edits) {
-        Ok(out) => {
-            let out = add_imports(&out, &imports);
-            if java_syntax::parse(&out).is_some_and(|p| p.syntax_error.is_none()) {
-                result.text = Some(out);
-            } else {
-                result.changes.clear();
-                result
-                    .findings
-                    .push("Spring Batch rewrite would not parse; left unchanged".into());
-            }
-        }
-        Err(e) => {
-            result.changes.clear();
-            result.findings.push(format!("Spring Batch rewrite: {e}"));
-        }
-    }
+    apply_code_edits(src, &edits, &imports, "Spring Batch", &mut result);
     result
 }
 

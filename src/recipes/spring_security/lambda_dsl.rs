@@ -83,10 +83,10 @@ const NESTED: &[(&str, &[&str])] = &[
 const CUSTOMIZER: &str = "org.springframework.security.config.Customizer";
 
 /// One call of a chain: `.name(args)`.
-struct Call<'t> {
+pub(super) struct Call<'t> {
     node: Node<'t>,
-    name: &'t str,
-    args: Node<'t>,
+    pub name: &'t str,
+    pub args: Node<'t>,
     arg_count: usize,
 }
 
@@ -159,7 +159,7 @@ fn is_inner_link(n: Node) -> bool {
 }
 
 /// The receiver identifier of a chain and its calls, innermost first.
-fn chain<'t>(outer: Node<'t>, src: &'t str) -> Option<(&'t str, Vec<Call<'t>>)> {
+pub(super) fn chain<'t>(outer: Node<'t>, src: &'t str) -> Option<(&'t str, Vec<Call<'t>>)> {
     let mut calls = Vec::new();
     let mut n = outer;
     loop {

@@ -26,7 +26,7 @@ use crate::edit::{self, Edit, indent_at, line_ending, whole_line};
 use crate::java_syntax::{self, annotation_name, annotations, field_text, modifiers_of, text};
 
 use super::FileResult;
-use super::java_rules::add_imports;
+use super::java_rules::apply_code_edits;
 
 /// `HttpSecurity` chains in the lambda DSL, `@EnableGlobalMethodSecurity` ->
 /// `@EnableMethodSecurity`, and `@Configuration` where Security's annotations carried it.
@@ -45,22 +45,8 @@ pub fn rewrite(src: &str) -> FileResult {
     if edits.is_empty() {
         return result;
     }
-    match edit::apply(src, &edits) {
-        Ok(out) => {
-            let out = add_imports(&out, &imports);
-            if java_syntax::parse(&out).is_some_and(|p| p.syntax_error.is_none()) {
-                result.text = Some(out);
-                result.changes = changes;
-            } else {
-                result
-                    .findings
-                    .push("Spring Security rewrite would not parse; left unchanged".into());
-            }
-        }
-        Err(e) => result
-            .findings
-            .push(format!("Spring Security rewrite: {e}")),
-    }
+    result.changes = changes;
+    apply_code_edits(src, &edits, &imports, "Spring Security", &mut result);
     result
 }
 
@@ -312,32 +298,25 @@ fn in_memory_users(body: Node, auth: &str, src: &str) -> Result<Vec<String>, Str
         .named_child(0)
         .filter(|e| statement.kind() == "expression_statement" && e.kind() == "method_invocation")
         .ok_or("configure(AuthenticationManagerBuilder) is not one builder chain")?;
-    // The chain's calls, innermost first.
-    let mut calls = Vec::new();
-    let mut n = expr;
-    loop {
-        let name = field_text(n, "name", src);
-        let args = n.child_by_field_name("arguments").ok_or("no arguments")?;
-        calls.push((name, args));
-        match n.child_by_field_name("object") {
-            Some(o) if o.kind() == "method_invocation" => n = o,
-            Some(o) if text(o, src) == auth => break,
-            _ => return Err("the chain does not start at the builder".into()),
-        }
+    let (receiver, calls) =
+        lambda_dsl::chain(expr, src).ok_or("the chain does not start at the builder")?;
+    if receiver != auth {
+        return Err("the chain does not start at the builder".into());
     }
-    calls.reverse();
-    let Some(((first, _), rest)) = calls.split_first() else {
+    let Some((first, rest)) = calls.split_first() else {
         return Err("empty chain".into());
     };
-    if *first != "inMemoryAuthentication" {
+    if first.name != "inMemoryAuthentication" {
         return Err(format!(
-            "AuthenticationManagerBuilder.{first}() has no bean equivalent here"
+            "AuthenticationManagerBuilder.{}() has no bean equivalent here",
+            first.name
         ));
     }
     let mut users: Vec<String> = Vec::new();
-    for (name, args) in rest {
-        let args_text = text(*args, src);
-        match *name {
+    for call in rest {
+        let args = call.args;
+        let args_text = text(args, src);
+        match call.name {
             "withUser" => {
                 let arg = args.named_child(0).ok_or("withUser without a user")?;
                 users.push(if arg.kind() == "string_literal" {
