@@ -90,6 +90,9 @@ pub enum FailureKind {
     Test,
     /// The machine: timeout, missing JDK, out of memory, network.
     Environment,
+    /// Nothing is red: a task the recipe tier left (a file kept on JUnit 4, a removed API
+    /// a detector found) is the work itself.
+    Task,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

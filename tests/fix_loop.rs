@@ -449,3 +449,157 @@ async fn after_a_wrong_edit_the_retry_quotes_the_latest_build_and_nothing_is_lea
         .unwrap();
     assert_eq!(store.examples().await.unwrap(), vec![]);
 }
+
+const WORKER: &str = "src/main/java/com/example/jobs/Worker.java";
+const WORKER_TEST: &str = "src/test/java/com/example/jobs/WorkerTest.java";
+
+/// The fixture whose recipes leave two tasks on a green tree: a test kept on JUnit 4 (a
+/// `Verifier` rule) and a `Thread.stop` call.
+fn leftovers(dir: &Path) -> PathBuf {
+    let repo = dir.join("jobs");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/left-for-next-tier"),
+        &repo,
+    );
+    repo
+}
+
+/// Each task's latest record, by task id.
+fn latest_tasks(report: &Value) -> std::collections::BTreeMap<String, Value> {
+    report["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["result"]["kind"] == "task")
+        .map(|e| {
+            let r = &e["result"];
+            (r["task_id"].as_str().unwrap().to_string(), r.clone())
+        })
+        .collect()
+}
+
+/// With a model configured, what the recipes left on a green tree goes down the tiers one
+/// task at a time: the kept JUnit 4 test moves to Jupiter and the removed API is replaced,
+/// each change validated by a build and the invariance gate before it is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tasks_the_recipes_left_go_to_the_model_one_at_a_time_and_are_validated() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    fake.push(chat(&format!(
+        "FILE: {WORKER_TEST}\n<<<<<<< SEARCH\nimport static org.junit.Assert.assertEquals;\n\nimport org.junit.Rule;\nimport org.junit.Test;\nimport org.junit.rules.Verifier;\n=======\nimport static org.junit.jupiter.api.Assertions.assertEquals;\n\nimport org.junit.jupiter.api.AfterEach;\nimport org.junit.jupiter.api.Test;\n>>>>>>> REPLACE\n\
+         FILE: {WORKER_TEST}\n<<<<<<< SEARCH\n    @Rule\n    public Verifier neverNegative = new Verifier() {{\n        @Override\n        protected void verify() {{\n            if (worker.done() < 0) {{\n                throw new AssertionError(\"negative count\");\n            }}\n        }}\n    }};\n=======\n    @AfterEach\n    void neverNegative() {{\n        if (worker.done() < 0) {{\n            throw new AssertionError(\"negative count\");\n        }}\n    }}\n>>>>>>> REPLACE\n"
+    )));
+    fake.push(chat(&format!(
+        "FILE: {WORKER}\n<<<<<<< SEARCH\n        t.stop();\n=======\n        t.interrupt();\n>>>>>>> REPLACE\n"
+    )));
+    let repo = leftovers(dir.path());
+    let (code, report, stderr) = migrate(dir.path(), &repo, &base).await;
+    assert_eq!(code, 0, "{stderr}\n{report}");
+    assert_eq!(report["outcome"], "SUCCESS");
+    assert_eq!(report["tests"]["executed_before"], 1);
+    assert_eq!(report["tests"]["executed_after"], 1);
+    assert_eq!(report["invariance"]["verdict"], "passed");
+    let tasks = latest_tasks(&report);
+    let junit = &tasks[&format!("junit5:{WORKER_TEST}")];
+    assert_eq!(junit["tier"], "llm");
+    assert_eq!(junit["status"], "done");
+    assert_eq!(tasks["java-apis"]["tier"], "llm");
+    assert_eq!(tasks["java-apis"]["status"], "done");
+    let test = std::fs::read_to_string(repo.join(WORKER_TEST)).unwrap();
+    assert!(
+        test.contains("@AfterEach") && !test.contains("org.junit.Rule"),
+        "{test}"
+    );
+    let worker = std::fs::read_to_string(repo.join(WORKER)).unwrap();
+    assert!(worker.contains("t.interrupt();"), "{worker}");
+    // One request per task, each naming the task and showing only its files, fenced.
+    let sent = fake.received();
+    assert_eq!(sent.len(), 2);
+    let first = sent[0].body["messages"][1]["content"].as_str().unwrap();
+    assert!(first.contains("@Rule Verifier has no safe Jupiter equivalent"));
+    assert!(first.contains(&format!("label=\"{WORKER_TEST}\"")));
+    assert!(!first.contains(&format!("label=\"{WORKER}\"")));
+    let second = sent[1].body["messages"][1]["content"].as_str().unwrap();
+    assert!(second.contains("removed-jdk-apis/thread-stop"));
+    assert!(second.contains(&format!("label=\"{WORKER}\"")));
+    let attempts = fix_attempts(&report);
+    assert_eq!(attempts.len(), 2);
+    assert!(attempts.iter().all(|a| a["failure"]["kind"] == "task"));
+}
+
+/// Wrong answers never leave the tree red: a change that weakens a test is refused, one
+/// that breaks the build is retried once with the compiler's error and then given back
+/// byte for byte; both tasks end "left for a human", and the final build is green.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_answers_for_a_task_are_given_back_and_left_for_a_human() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    let weaken = format!(
+        "FILE: {WORKER_TEST}\n<<<<<<< SEARCH\n        assertEquals(2, worker.done());\n=======\n        assertEquals(3, worker.done());\n>>>>>>> REPLACE\n"
+    );
+    fake.push(chat(&weaken));
+    fake.push(chat("I cannot do this."));
+    fake.push(chat(&format!(
+        "FILE: {WORKER}\n<<<<<<< SEARCH\n        t.stop();\n=======\n        t.halt();\n>>>>>>> REPLACE\n"
+    )));
+    fake.push(chat(&format!(
+        "FILE: {WORKER}\n<<<<<<< SEARCH\n        t.halt();\n=======\n        t.kill();\n>>>>>>> REPLACE\n"
+    )));
+    let repo = leftovers(dir.path());
+    let original = |f: &str| {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/left-for-next-tier")
+                .join(f),
+        )
+        .unwrap()
+    };
+    let (code, report, stderr) = migrate(dir.path(), &repo, &base).await;
+    assert_eq!(code, 2, "{stderr}\n{report}");
+    assert_eq!(report["outcome"], "PARTIAL_SUCCESS");
+    assert_eq!(
+        report["invariance"]["verdict"], "passed",
+        "green at the end"
+    );
+    assert_eq!(report["tests"]["executed_after"], 1);
+    assert_eq!(std::fs::read(repo.join(WORKER)).unwrap(), original(WORKER));
+    assert_eq!(
+        std::fs::read(repo.join(WORKER_TEST)).unwrap(),
+        original(WORKER_TEST)
+    );
+    let tasks = latest_tasks(&report);
+    for id in [format!("junit5:{WORKER_TEST}"), "java-apis".to_string()] {
+        let t = &tasks[&id];
+        assert_eq!(t["status"], "left_for_next_tier", "{t}");
+        assert!(
+            t["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("left for a human after 2 attempt(s)"),
+            "{t}"
+        );
+    }
+    assert!(
+        tasks["java-apis"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("its change was taken back")
+    );
+    let attempts = fix_attempts(&report);
+    assert_eq!(attempts[0]["result"]["status"], "rejected");
+    assert!(
+        attempts[0]["result"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("weakens tests")
+    );
+    // The repair attempt is told what the first change broke.
+    assert_eq!(attempts[3]["failure"]["kind"], "compile");
+    let sent = fake.received();
+    assert_eq!(sent.len(), 4);
+    let retry = sent[3].body["messages"][1]["content"].as_str().unwrap();
+    assert!(retry.contains("cannot find symbol"), "{retry}");
+    assert!(stderr.contains("left for a human"), "{stderr}");
+}

@@ -57,14 +57,6 @@ fn outcome_badge(o: Outcome) -> &'static str {
     }
 }
 
-/// Tasks that no tier could do and that now wait for a person.
-fn escalated(journal: &Journal) -> Vec<&crate::journal::TaskRecord> {
-    journal
-        .latest_task_records()
-        .filter(|r| r.status == TaskStatus::LeftForNextTier)
-        .collect()
-}
-
 /// The fix loop ran and the build is still red: a person takes over from the last attempt.
 fn fix_handed_over(journal: &Journal) -> Option<&crate::journal::FixAttempt> {
     let red = journal
@@ -86,7 +78,9 @@ pub fn conclusion(journal: &Journal) -> Conclusion {
     };
     match o.outcome {
         Outcome::Success => Conclusion::Success,
-        Outcome::PartialSuccess if !escalated(journal).is_empty() => Conclusion::ActionRequired,
+        Outcome::PartialSuccess if journal.left_for_human().next().is_some() => {
+            Conclusion::ActionRequired
+        }
         Outcome::PartialSuccess => Conclusion::Neutral,
         Outcome::Failure if fix_handed_over(journal).is_some() => Conclusion::ActionRequired,
         Outcome::Failure => Conclusion::Failure,
@@ -340,7 +334,7 @@ fn limits_section(journal: &Journal) -> String {
             f.attempt, f.failure.kind, f.failure.signature, last
         );
     }
-    for r in escalated(journal) {
+    for r in journal.left_for_human() {
         let _ = writeln!(
             md,
             "- 🙋 `{}` needs a person: {}",

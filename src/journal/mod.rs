@@ -289,6 +289,9 @@ impl TaskStatus {
     }
 }
 
+/// The tier name of a task record written by the recipe tier.
+pub const RECIPE_TIER: &str = "recipe";
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TaskRecord {
     pub task_id: String,
@@ -297,6 +300,10 @@ pub struct TaskRecord {
     pub files: Vec<PathBuf>,
     pub changes: Vec<String>,
     pub reason: Option<String>,
+    /// The files a task left for the next tier (or a person) is about: a file kept on
+    /// JUnit 4, one a detector found, one the never-red tier took back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left: Vec<PathBuf>,
 }
 
 /// One change to what a test checks (`analyze::test_checks`): an assertion, expected
@@ -495,6 +502,23 @@ impl Journal {
         self.entries.iter().filter_map(|e| match &e.result {
             StepResult::Task(t) => Some(t),
             _ => None,
+        })
+    }
+    /// Tasks no tier could do, which now wait for a person (their latest record).
+    pub fn left_for_human(&self) -> impl Iterator<Item = &TaskRecord> {
+        self.latest_task_records()
+            .filter(|r| r.status == TaskStatus::LeftForNextTier)
+    }
+    /// Tasks the recipe tier left with files to work on that no later tier has taken up
+    /// yet, in plan order: the next tier's queue.
+    pub fn next_tier_tasks(&self) -> impl Iterator<Item = &TaskRecord> {
+        self.latest_task_records().filter(|r| {
+            r.status == TaskStatus::LeftForNextTier
+                && r.tier == RECIPE_TIER
+                && !r.left.is_empty()
+                && !self
+                    .task_records()
+                    .any(|o| o.task_id == r.task_id && o.tier != RECIPE_TIER)
         })
     }
     /// Each planned task's latest record (a rollback round runs the recipes again).

@@ -184,6 +184,26 @@ pub fn markdown(journal: &Journal) -> String {
     if !journal.tasks().is_empty() {
         let _ = writeln!(md, "\n## Tasks\n\n{}", tasks_table(journal));
     }
+    let human: Vec<String> = journal
+        .left_for_human()
+        .map(|r| {
+            let files = r
+                .left
+                .iter()
+                .map(|f| format!("`{}`", f.display()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let files = if files.is_empty() { "-".into() } else { files };
+            format!(
+                "- `{}` ({files}): {}",
+                r.task_id,
+                r.reason.as_deref().unwrap_or("no tier could do it safely")
+            )
+        })
+        .collect();
+    if !human.is_empty() {
+        let _ = writeln!(md, "\n## Left for a human\n\n{}", human.join("\n"));
+    }
     if journal.fix_attempts().next().is_some() {
         let _ = writeln!(md, "\n## Fix loop\n");
         let _ = writeln!(

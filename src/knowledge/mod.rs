@@ -6,6 +6,7 @@ pub mod bm25;
 pub mod plan;
 pub mod signature;
 
+use crate::evidence::FailureKind;
 use crate::journal::{FixResult, Journal, StepResult};
 use crate::store::Store;
 use crate::store::knowledge::{ExampleEvent, NewExample, example_id};
@@ -24,7 +25,7 @@ pub enum Verdict {
 }
 
 /// The fixes a run can teach, as (signature, edit blocks): only a fix for the failure the
-/// fix loop was started for (the break from baseline to migration, never the repair of an
+/// fix loop was started for, or the first change for a task the recipes left, (the break from baseline to migration, never the repair of an
 /// earlier attempt's own mistake) and only when the validation right after it was green.
 /// The signature is normalized and free of the project's names (`signature`), never a
 /// test id.
@@ -39,7 +40,9 @@ pub fn teachable_fixes(journal: &Journal) -> Vec<(&str, &str)> {
         match &e.result {
             StepResult::Fixed(f) => {
                 if let FixResult::Applied { edits, .. } = &f.result {
-                    let for_first = Some(f.failure.signature.as_str()) == first;
+                    // A task the recipes left is a first failure of its own.
+                    let for_first = Some(f.failure.signature.as_str()) == first
+                        || f.failure.kind == FailureKind::Task;
                     pending = (for_first && !edits.is_empty())
                         .then_some((f.failure.signature.as_str(), edits.as_str()));
                 }

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use crate::analyze::Fingerprint;
 use crate::analyze::java::JunitGeneration;
 use crate::config::Config;
-use crate::journal::{Task, TaskRecord, TaskStatus};
+use crate::journal::{RECIPE_TIER, Task, TaskRecord, TaskStatus};
 use crate::recipes::coordinates::{self, Kind};
 use crate::recipes::dependencies::JunitMode;
 use crate::recipes::junit5::FileOutcome;
@@ -152,13 +152,24 @@ pub fn execute(
     for (i, task) in tasks.iter().enumerate() {
         on_task(i);
         let record = |status, files: Vec<PathBuf>, changes: Vec<String>, reason: Option<String>| {
+            // What is left is about the task's files.
+            let left = if status == TaskStatus::LeftForNextTier {
+                if files.is_empty() {
+                    task.files.clone()
+                } else {
+                    files.clone()
+                }
+            } else {
+                Vec::new()
+            };
             TaskRecord {
                 task_id: task.id.clone(),
-                tier: "recipe".into(),
+                tier: RECIPE_TIER.into(),
                 status,
                 files,
                 changes,
                 reason,
+                left,
             }
         };
         let pom_result = |r: anyhow::Result<Vec<String>>| match r {
@@ -392,6 +403,7 @@ fn keep_out(rec: &mut TaskRecord, rel: &Path, reason: &str) {
     if rec.status == TaskStatus::Done && rec.changes.is_empty() {
         rec.status = TaskStatus::LeftForNextTier;
         rec.reason = Some(format!("{} rolled back: {reason}", rel.display()));
+        rec.left.push(rel.to_path_buf());
     }
 }
 
@@ -401,6 +413,8 @@ struct Gathered {
     files: Vec<PathBuf>,
     changes: Vec<String>,
     findings: Vec<String>,
+    /// Files with findings.
+    found_in: Vec<PathBuf>,
     error: Option<String>,
 }
 
@@ -409,6 +423,7 @@ impl Gathered {
         self.files.extend(other.files);
         self.changes.extend(other.changes);
         self.findings.extend(other.findings);
+        self.found_in.extend(other.found_in);
         self.error = self.error.take().or(other.error);
     }
 
@@ -430,13 +445,19 @@ impl Gathered {
         } else {
             (TaskStatus::Done, None)
         };
+        let left = if status == TaskStatus::LeftForNextTier {
+            self.found_in
+        } else {
+            Vec::new()
+        };
         TaskRecord {
             task_id: task.id.clone(),
-            tier: "recipe".into(),
+            tier: RECIPE_TIER.into(),
             status,
             files: self.files,
             changes: self.changes,
             reason,
+            left,
         }
     }
 }
@@ -495,6 +516,9 @@ fn gather(overlay: &mut Overlay, results: Vec<(PathBuf, String, FileResult)>) ->
             .extend(r.changes.iter().map(|c| format!("{p}: {c}")));
         g.findings
             .extend(r.findings.iter().map(|c| format!("{p}: {c}")));
+        if !r.findings.is_empty() {
+            g.found_in.push(rel.clone());
+        }
         if let Some(text) = r.text {
             overlay.write(&rel, src, text);
             g.files.push(rel);

@@ -73,6 +73,17 @@ impl LastAttempt {
     }
 }
 
+/// What one attempt works on: a red build's failure, or a task the recipe tier left.
+pub(super) struct Job {
+    pub failure: Failure,
+    /// Files shown to the tier.
+    pub files: Vec<PathBuf>,
+    /// Files the tier may edit.
+    pub editable: Vec<PathBuf>,
+    /// What the tier is asked to do, the prompt's first line.
+    pub ask: String,
+}
+
 /// Where a fix came from, for the journal.
 struct Provenance {
     tier: &'static str,
@@ -147,7 +158,34 @@ impl Run<'_> {
                 }
             }
         }
-        let files = self.relevant_files(&failure);
+        let job = Job {
+            files: self.relevant_files(&failure),
+            editable: self.editable_files(),
+            ask: format!(
+                "After migrating to Java {} the build fails ({:?}). Fix the failure with the smallest change.",
+                self.opts.config.target, failure.kind
+            ),
+            failure,
+        };
+        self.attempt(rule, attempt, job, t).await
+    }
+
+    /// One pass of the tiers over `job`: retrieval (first attempt only), a confident
+    /// solved example applied as is, else the LLM; what passes the gate is written and the
+    /// tree is judged again. Returns true when files were changed on disk.
+    pub(super) async fn attempt(
+        &mut self,
+        rule: &str,
+        attempt: u32,
+        job: Job,
+        t: Instant,
+    ) -> anyhow::Result<bool> {
+        let Job {
+            failure,
+            files,
+            editable,
+            ask,
+        } = job;
         // Retrieval on the first attempt only; a retry carries the last failure instead.
         let (retrieval, example) = if attempt == 1 {
             self.retrieve(&failure).await?
@@ -215,7 +253,13 @@ impl Run<'_> {
         // After a failed attempt, search is mandatory when a provider is configured.
         let (hits, search_record) = self.search(&failure, attempt).await;
         let provider = self.llm.as_ref().expect("checked above");
-        let user = self.prompt(&failure, &files, example.as_ref().map(|e| &e.0), &hits);
+        let user = self.prompt(
+            &ask,
+            &failure,
+            &files,
+            example.as_ref().map(|e| &e.0),
+            &hits,
+        );
         let request = ChatRequest {
             system: format!(
                 "{DATA_RULE}\nYou fix Java builds after an automated migration. Answer only with edit blocks."
@@ -260,6 +304,7 @@ impl Run<'_> {
             Err(CallError::Llm(e)) if e.is_auth() => {
                 // Wrong or foreign credentials: the tier stops here, nothing is retried.
                 self.state.fix_done = true;
+                self.llm = None;
                 let reason = format!("the LLM provider refused the credentials, tier stopped: {e}");
                 return self
                     .no_answer(rule, attempt, Some(failure), &reason, t)
@@ -288,7 +333,6 @@ impl Run<'_> {
             }
             self.fix.tried.insert(key);
             self.fix.last_edit_hash = hash(&blocks_text(&blocks));
-            let editable = self.editable_files();
             let gate = Gate::new(&self.opts.root, Origin::Model).only(&editable);
             let out = edits::apply(&blocks, &gate, &self.junit3_bases())?;
             Ok((blocks, out))
@@ -379,7 +423,7 @@ impl Run<'_> {
     }
 
     /// The project's own packages and types, kept out of signatures and search queries.
-    fn project_names(&self) -> ProjectNames {
+    pub(super) fn project_names(&self) -> ProjectNames {
         let files = || self.fingerprint.iter().flat_map(|fp| fp.java_files());
         ProjectNames::new(
             files().map(|f| f.package.clone()),
@@ -593,16 +637,16 @@ impl Run<'_> {
 
     fn prompt(
         &self,
+        ask: &str,
         failure: &Failure,
         files: &[PathBuf],
         example: Option<&Example>,
         search_hits: &[Hit],
     ) -> String {
         let mut instructions = format!(
-            "After migrating to Java {} the build fails ({:?}). Fix the failure with the smallest change.\n\
+            "{ask}\n\
              Answer only with edit blocks:\nFILE: <path relative to the project>\n<<<<<<< SEARCH\n<exact lines to replace>\n=======\n<new lines>\n>>>>>>> REPLACE\n\
-             The SEARCH text must match the file exactly once. Never delete, disable or weaken a test or an assertion.",
-            self.opts.config.target, failure.kind
+             The SEARCH text must match the file exactly once. Never delete, disable or weaken a test or an assertion."
         );
         if let Some(g) = self.fix.guidance {
             instructions.push('\n');

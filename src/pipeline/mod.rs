@@ -3,6 +3,7 @@
 pub mod execute;
 pub mod failure;
 mod fix;
+mod handover;
 mod invariance;
 pub mod plan;
 pub mod rollback;
@@ -115,10 +116,16 @@ pub async fn run<O: Observer>(
         embeddings,
         originals: BTreeMap::new(),
         pristine: BTreeMap::new(),
+        handover: None,
     };
     loop {
         run.state.out_of_time =
             run.started.elapsed() > Duration::from_secs(opts.config.budgets.max_wall_secs);
+        let current = run.handover.as_ref();
+        run.state.handover_written = current.is_some_and(|c| c.written);
+        run.state.handover_dirty = current.is_some_and(|c| c.dirty);
+        run.state.handover_pending =
+            current.is_some() || run.journal.next_tier_tasks().next().is_some();
         let (step, rule) = router::next(&run.state);
         progress.stage(step_name(step));
         match step {
@@ -140,6 +147,11 @@ pub async fn run<O: Observer>(
             Step::Validate => run.validate(rule).await?,
             Step::Fix => {
                 if run.fix(rule).await? {
+                    progress.written(&run.journal).await?;
+                }
+            }
+            Step::Handover => {
+                if run.handover(rule).await? {
                     progress.written(&run.journal).await?;
                 }
             }
@@ -213,7 +225,7 @@ fn step_name(step: Step) -> &'static str {
         Step::Execute => "execute",
         Step::Write => "write",
         Step::Validate | Step::SkipValidation => "validate",
-        Step::Fix => "fix",
+        Step::Fix | Step::Handover => "fix",
         Step::Rollback => "rollback",
         Step::StopOnLimit | Step::Classify | Step::Done => "classify",
     }
@@ -245,6 +257,8 @@ struct Run<'a> {
     /// Original bytes of every file any tier wrote (`None`: the run created it), so the
     /// never-red tier can give each back exactly.
     pristine: BTreeMap<PathBuf, Option<Vec<u8>>>,
+    /// The task the next tier is working on, once the tree is green.
+    handover: Option<handover::Current>,
 }
 
 impl Run<'_> {

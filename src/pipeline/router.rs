@@ -12,6 +12,9 @@ pub enum Step {
     Validate,
     SkipValidation,
     Fix,
+    /// The next tier takes up a task the recipes left (or judges, keeps or gives back
+    /// its change).
+    Handover,
     Rollback,
     StopOnLimit,
     Classify,
@@ -47,6 +50,13 @@ pub struct State {
     pub rollback_rounds: u32,
     /// The never-red tier gave every changed file its original bytes: nothing more to do.
     pub restored: bool,
+    /// A task the recipes left waits for the next tier, or one is in progress.
+    pub handover_pending: bool,
+    /// The next tier's change to its current task is on disk and awaits its verdict (the
+    /// validation runs first).
+    pub handover_written: bool,
+    /// The current task's attempts changed files on disk (validated or not).
+    pub handover_dirty: bool,
     /// The untouched project cannot be built for a reason outside it.
     pub baseline_unresolvable: bool,
     pub limit_reached: bool,
@@ -61,6 +71,18 @@ pub fn next(s: &State) -> (Step, &'static str) {
     }
     if s.out_of_time && !s.limit_reached {
         return (Step::StopOnLimit, "R0:wall-clock budget spent");
+    }
+    if s.limit_reached && s.handover_dirty {
+        return (
+            Step::Handover,
+            "R0d:limit reached during a next-tier task, give its files back",
+        );
+    }
+    if s.limit_reached && unvalidated_write(s) {
+        return (
+            Step::Validate,
+            "R0e:limit reached with written changes never validated, validate them",
+        );
     }
     if s.limit_reached && red_unrestored(s) {
         return (
@@ -130,6 +152,12 @@ pub fn next(s: &State) -> (Step, &'static str) {
             )
         };
     }
+    if s.handover_written {
+        return (
+            Step::Handover,
+            "R8g:the next tier's change is validated, keep it if green, else retry or give it back",
+        );
+    }
     if s.validation_red && s.fix_enabled && !s.fix_done && s.fix_attempts < MAX_FIX_ATTEMPTS {
         return (Step::Fix, "R8d:validation red, next fix-loop attempt");
     }
@@ -139,7 +167,18 @@ pub fn next(s: &State) -> (Step, &'static str) {
             "R8e:red or a test's checks changed, take back the migrated files that caused it",
         );
     }
+    if s.handover_pending && s.fix_enabled && s.build_enabled && !s.dry_run {
+        return (
+            Step::Handover,
+            "R8f:green and the recipes left a task, hand it to the next tier",
+        );
+    }
     (Step::Classify, "R9:validated, classify")
+}
+
+/// Changes are on disk that no build has checked yet.
+fn unvalidated_write(s: &State) -> bool {
+    s.written && !s.validated && !s.write_failed && !s.restored && s.build_enabled && !s.dry_run
 }
 
 /// The validated tree is red, or a test no longer checks what it did, and the
@@ -256,6 +295,61 @@ mod tests {
         s.fix_done = false;
         s.validation_red = false;
         assert_eq!(next(&s).0, Step::Classify, "green after a fix");
+    }
+
+    #[test]
+    fn a_green_run_hands_the_recipes_leftovers_to_the_next_tier_one_change_at_a_time() {
+        let mut s = State {
+            analyzed: true,
+            baseline_done: true,
+            planned: true,
+            written: true,
+            validated: true,
+            build_enabled: true,
+            handover_pending: true,
+            ..Default::default()
+        };
+        assert_eq!(next(&s).0, Step::Classify, "no model: left for a human");
+        s.fix_enabled = true;
+        assert_eq!(
+            next(&s),
+            (
+                Step::Handover,
+                "R8f:green and the recipes left a task, hand it to the next tier"
+            )
+        );
+        // The change is written: validated first, then judged, even when red.
+        s.validated = false;
+        s.handover_written = true;
+        s.handover_dirty = true;
+        assert_eq!(next(&s).0, Step::Validate);
+        s.validated = true;
+        s.validation_red = true;
+        assert_eq!(
+            next(&s).0,
+            Step::Handover,
+            "the handover judges its own red change, not the fix loop"
+        );
+        // A limit gives the task's files back before anything else.
+        s.limit_reached = true;
+        assert_eq!(next(&s).0, Step::Handover);
+        s.handover_written = false;
+        s.handover_dirty = false;
+        s.validated = false;
+        s.validation_red = false;
+        assert_eq!(
+            next(&s).0,
+            Step::Validate,
+            "the given-back tree is validated before the run is classified"
+        );
+        s.validated = true;
+        assert_eq!(next(&s).0, Step::Classify);
+        let dry = State {
+            dry_run: true,
+            limit_reached: false,
+            ..s.clone()
+        };
+        assert_eq!(next(&dry).0, Step::Classify, "a dry run hands nothing over");
     }
 
     #[test]

@@ -1,0 +1,305 @@
+//! The next tier for what the recipes left. Once the migrated tree is green, each task
+//! the recipe tier handed on (a file kept on JUnit 4, a removed API a detector found, a
+//! file the never-red tier took back) goes, one at a time, down the same tiers as a red
+//! build (`fix::attempt`: a solved example, then the model). Its change is validated
+//! like any other and kept only when the build stays green and every test checks what it
+//! checked; else it is retried once with the failure, and then given back byte for byte
+//! and left for a human with the reason. The tree is never left red by this tier.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::Run;
+use super::failure::{Failure, FailureKind, classify};
+use super::fix::Job;
+use crate::journal::{Category, Stage, StepResult, TaskRecord, TaskStatus};
+use crate::knowledge::signature::normalize;
+use crate::repo_path::{Gate, Origin};
+
+/// Attempts per task: the change, then one repair of it with the failure it caused.
+pub const MAX_TASK_ATTEMPTS: u32 = 2;
+/// A task about more files than this is left for a human: one prompt cannot show them.
+pub const MAX_TASK_FILES: usize = 6;
+
+/// The task the next tier is working on.
+pub(super) struct Current {
+    /// The recipe tier's record of it: id, reason and the files it left.
+    task: TaskRecord,
+    title: String,
+    attempts: u32,
+    /// The files the tier may edit: the task's own and the build files.
+    editable: Vec<PathBuf>,
+    /// Their bytes before the first attempt (`None`: absent), to give them back exactly.
+    before: BTreeMap<PathBuf, Option<Vec<u8>>>,
+    /// A change is on disk and waits for its verdict (the validation runs first).
+    pub written: bool,
+    /// The attempts changed files on disk.
+    pub dirty: bool,
+}
+
+impl Run<'_> {
+    /// One handover step: take up the next task, judge the validated change (keep it,
+    /// or retry), or give the task's files back. Returns true when files changed on disk.
+    pub(super) async fn handover(&mut self, rule: &str) -> anyhow::Result<bool> {
+        let t = Instant::now();
+        if self.state.limit_reached {
+            return self.give_back(rule, "a limit was reached", t).await;
+        }
+        match self.handover.as_mut() {
+            None => return self.take_up(rule, t).await,
+            Some(c) if c.written => {
+                c.written = false;
+                if !self.state.validation_red && !self.state.checks_changed {
+                    return self.keep(rule, t).await;
+                }
+                if c.attempts >= MAX_TASK_ATTEMPTS {
+                    let why = self.red_reason();
+                    return self.give_back(rule, &why, t).await;
+                }
+            }
+            Some(c) if c.attempts >= MAX_TASK_ATTEMPTS => {
+                return self.give_back(rule, "no answer passed the gate", t).await;
+            }
+            Some(_) => {}
+        }
+        self.next_attempt(rule, t).await
+    }
+
+    /// Starts the next task of the queue, or leaves it for a human when it is too large.
+    async fn take_up(&mut self, rule: &str, t: Instant) -> anyhow::Result<bool> {
+        let Some(task) = self.journal.next_tier_tasks().next().cloned() else {
+            return Ok(false);
+        };
+        let title = self
+            .journal
+            .tasks()
+            .iter()
+            .find(|p| p.id == task.task_id)
+            .map_or_else(|| task.task_id.clone(), |p| p.title.clone());
+        let mut editable = task.left.clone();
+        editable.extend(
+            self.fingerprint
+                .iter()
+                .flat_map(|fp| fp.modules.iter().map(|m| m.pom.path.clone())),
+        );
+        let gate = Gate::new(&self.opts.root, Origin::Builtin);
+        let before = editable
+            .iter()
+            .map(|p| (p.clone(), gate.read(p).ok()))
+            .collect();
+        self.handover = Some(Current {
+            task,
+            title,
+            attempts: 0,
+            editable,
+            before,
+            written: false,
+            dirty: false,
+        });
+        // A fresh episode: nothing from another task's attempts carries over.
+        self.fix.last = None;
+        self.fix.guidance = None;
+        let files = self.handover.as_ref().map_or(0, |c| c.task.left.len());
+        if files > MAX_TASK_FILES {
+            let why = format!("{files} files, more than one attempt can hold ({MAX_TASK_FILES})");
+            return self.give_back(rule, &why, t).await;
+        }
+        self.next_attempt(rule, t).await
+    }
+
+    /// The task's next attempt: the task itself first, then the failure its last change
+    /// caused.
+    async fn next_attempt(&mut self, rule: &str, t: Instant) -> anyhow::Result<bool> {
+        let names = self.project_names();
+        let target = self.opts.config.target;
+        let red = self
+            .journal
+            .validation()
+            .filter(|_| self.state.validation_red)
+            .and_then(|v| {
+                v.build
+                    .run
+                    .as_ref()
+                    .and_then(|r| classify(r, &v.newly_failing, &names))
+            });
+        let Some(c) = self.handover.as_mut() else {
+            return Ok(false);
+        };
+        c.attempts += 1;
+        let attempt = c.attempts;
+        let reason = c.task.reason.clone().unwrap_or_default();
+        let errors: Vec<String> = reason.split("; ").map(str::to_string).collect();
+        let failure = red.filter(|_| c.dirty).unwrap_or_else(|| Failure {
+            kind: FailureKind::Task,
+            signature: names.scrub(&normalize(errors.first().map_or("", String::as_str))),
+            errors,
+            location: c.task.left.first().map(|p| p.display().to_string()),
+        });
+        let ask = format!(
+            "An automated migration to Java {target} and JUnit 5 left this task, and the build is green now: \
+             {}. Why the recipes left it: {reason}. Make the change the migration needs in the files shown \
+             (a test file kept on JUnit 4 moves to JUnit 5 completely: imports, annotations, rules, assertions), \
+             keeping the build green and every test checking exactly what it checked.",
+            c.title
+        );
+        let job = Job {
+            failure,
+            files: c.task.left.clone(),
+            editable: c.editable.clone(),
+            ask,
+        };
+        let changed = self.attempt(rule, attempt, job, t).await?;
+        if let Some(c) = self.handover.as_mut()
+            && changed
+        {
+            c.written = true;
+            c.dirty = true;
+        }
+        Ok(changed)
+    }
+
+    /// The validated change is green and invariant: the task is done by this tier.
+    async fn keep(&mut self, rule: &str, t: Instant) -> anyhow::Result<bool> {
+        let Some(c) = self.handover.take() else {
+            return Ok(false);
+        };
+        let gate = Gate::new(&self.opts.root, Origin::Builtin);
+        let files: Vec<PathBuf> = c
+            .before
+            .iter()
+            .filter(|(p, bytes)| gate.read(p).ok() != **bytes)
+            .map(|(p, _)| p.clone())
+            .collect();
+        let record = TaskRecord {
+            task_id: c.task.task_id.clone(),
+            tier: self.last_tier(),
+            status: TaskStatus::Done,
+            changes: files
+                .iter()
+                .map(|f| format!("{}: changed by the next tier", f.display()))
+                .collect(),
+            files,
+            reason: None,
+            left: Vec::new(),
+        };
+        self.task_verdict(rule, &c.title, record, Category::Success, t)
+            .await
+            .map(|()| false)
+    }
+
+    /// Gives the task's files their bytes from before its first attempt and leaves it for
+    /// a human; the tree goes back to the last validated one (and is validated again).
+    async fn give_back(&mut self, rule: &str, why: &str, t: Instant) -> anyhow::Result<bool> {
+        let Some(c) = self.handover.take() else {
+            return Ok(false);
+        };
+        let mut restored = false;
+        if c.dirty {
+            let gate = Gate::new(&self.opts.root, Origin::Builtin);
+            for (rel, bytes) in &c.before {
+                let result = match bytes {
+                    Some(b) if gate.read(rel).ok().as_ref() != Some(b) => gate.write(rel, b),
+                    Some(_) => continue,
+                    None => match gate.remove(rel) {
+                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                        other => other,
+                    },
+                };
+                if let Err(e) = result {
+                    // Never a red tree: the never-red tier gives every file back instead.
+                    self.state.validation_red = true;
+                    self.state.validated = true;
+                    let why = format!("{why}; giving {} back failed: {e}", rel.display());
+                    return self.leave(rule, c, &why, t).await.map(|()| true);
+                }
+            }
+            restored = true;
+            self.state.validated = false;
+            self.state.validation_red = false;
+            self.state.checks_changed = false;
+        }
+        let why = if restored {
+            format!("{why}; its change was taken back")
+        } else {
+            why.to_string()
+        };
+        self.leave(rule, c, &why, t).await.map(|()| restored)
+    }
+
+    async fn leave(&mut self, rule: &str, c: Current, why: &str, t: Instant) -> anyhow::Result<()> {
+        let recipe_reason = c.task.reason.clone().unwrap_or_default();
+        let record = TaskRecord {
+            task_id: c.task.task_id.clone(),
+            tier: if c.attempts == 0 {
+                "none".into()
+            } else {
+                self.last_tier()
+            },
+            status: TaskStatus::LeftForNextTier,
+            files: Vec::new(),
+            changes: Vec::new(),
+            reason: Some(format!(
+                "left for a human after {} attempt(s) of the next tier ({why}): {recipe_reason}",
+                c.attempts
+            )),
+            left: c.task.left.clone(),
+        };
+        self.task_verdict(rule, &c.title, record, Category::Empty, t)
+            .await
+    }
+
+    async fn task_verdict(
+        &mut self,
+        rule: &str,
+        title: &str,
+        record: TaskRecord,
+        category: Category,
+        t: Instant,
+    ) -> anyhow::Result<()> {
+        let inputs = json!({"task": record.task_id, "files": record.left});
+        self.record(
+            Stage::Fix,
+            rule,
+            "a task the recipe tier left",
+            title,
+            inputs,
+            StepResult::Task(record),
+            category,
+            t,
+        )
+        .await
+    }
+
+    /// The tier of the latest fix attempt (`llm`, `retrieval`, `retrieval+llm`).
+    fn last_tier(&self) -> String {
+        self.journal
+            .fix_attempts()
+            .last()
+            .map_or_else(|| "llm".into(), |f| f.tier.clone())
+    }
+
+    /// Why the last change could not be kept.
+    fn red_reason(&self) -> String {
+        if self.state.checks_changed {
+            return "its change altered what a test checks".into();
+        }
+        let names = self.project_names();
+        let first = self.journal.validation().and_then(|v| {
+            let run = v.build.run.as_ref()?;
+            classify(run, &v.newly_failing, &names)?
+                .errors
+                .into_iter()
+                .next()
+        });
+        match first {
+            Some(e) => format!(
+                "the build stayed red: {}",
+                e.trim_start_matches("[ERROR]").trim()
+            ),
+            None => "the build stayed red".into(),
+        }
+    }
+}
