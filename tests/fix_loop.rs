@@ -524,8 +524,22 @@ async fn tasks_the_recipes_left_go_to_the_model_one_at_a_time_and_are_validated(
     assert!(second.contains("removed-jdk-apis/thread-stop"));
     assert!(second.contains(&format!("label=\"{WORKER}\"")));
     let attempts = fix_attempts(&report);
-    assert_eq!(attempts.len(), 2);
     assert!(attempts.iter().all(|a| a["failure"]["kind"] == "task"));
+    // No JUnit 3/4 code is left: the recipe tier's pom step drops junit:junit and the
+    // vintage engine, validated like the rest.
+    assert_eq!(attempts.len(), 3, "{attempts:?}");
+    assert_eq!(attempts[2]["tier"], "recipe");
+    assert_eq!(attempts[2]["result"]["status"], "applied");
+    let pom = std::fs::read_to_string(repo.join("pom.xml")).unwrap();
+    assert!(
+        !pom.contains("junit-vintage-engine") && !pom.contains("<artifactId>junit</artifactId>"),
+        "{pom}"
+    );
+    assert!(
+        pom.contains("<artifactId>junit-jupiter</artifactId>"),
+        "{pom}"
+    );
+    assert_eq!(tasks["junit-dependencies"]["status"], "done", "{tasks:?}");
 }
 
 /// Wrong answers never leave the tree red: a change that weakens a test is refused, one

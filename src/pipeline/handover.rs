@@ -15,8 +15,16 @@ use serde_json::json;
 use super::Run;
 use super::failure::{Failure, FailureKind, classify};
 use super::fix::Job;
-use crate::journal::{Category, Stage, StepResult, TaskRecord, TaskStatus};
+use crate::analyze::{self, java::JunitGeneration};
+use crate::journal::{
+    Category, FixAttempt, FixResult, RECIPE_TIER, Stage, StepResult, TaskRecord, TaskStatus,
+};
 use crate::knowledge::signature::normalize;
+use crate::recipes::overlay::Overlay;
+use crate::recipes::{
+    self, PomContext,
+    dependencies::{self, JunitMode},
+};
 use crate::repo_path::{Gate, Origin};
 
 /// Attempts per task: the change, then one repair of it with the failure it caused.
@@ -38,6 +46,9 @@ pub(super) struct Current {
     pub written: bool,
     /// The attempts changed files on disk.
     pub dirty: bool,
+    /// For a follow-up of the recipe tier's own (the vintage engine dropped): who made the
+    /// change, and the record that stands if it is given back.
+    follow_up: Option<TaskRecord>,
 }
 
 impl Run<'_> {
@@ -71,7 +82,7 @@ impl Run<'_> {
     /// Starts the next task of the queue, or leaves it for a human when it is too large.
     async fn take_up(&mut self, rule: &str, t: Instant) -> anyhow::Result<bool> {
         let Some(task) = self.journal.next_tier_tasks().next().cloned() else {
-            return Ok(false);
+            return self.drop_vintage(rule, t).await;
         };
         let title = self
             .journal
@@ -98,6 +109,7 @@ impl Run<'_> {
             before,
             written: false,
             dirty: false,
+            follow_up: None,
         });
         // A fresh episode: nothing from another task's attempts carries over.
         self.fix.last = None;
@@ -175,7 +187,10 @@ impl Run<'_> {
             .collect();
         let record = TaskRecord {
             task_id: c.task.task_id.clone(),
-            tier: self.last_tier(),
+            tier: match &c.follow_up {
+                Some(previous) => previous.tier.clone(),
+                None => self.last_tier(),
+            },
             status: TaskStatus::Done,
             changes: files
                 .iter()
@@ -230,6 +245,15 @@ impl Run<'_> {
     }
 
     async fn leave(&mut self, rule: &str, c: Current, why: &str, t: Instant) -> anyhow::Result<()> {
+        if let Some(mut previous) = c.follow_up {
+            // The follow-up did not hold: the task stands as the recipe tier did it.
+            previous
+                .changes
+                .push(format!("the vintage engine stays: {why}"));
+            return self
+                .task_verdict(rule, &c.title, previous, Category::NoMatch, t)
+                .await;
+        }
         let recipe_reason = c.task.reason.clone().unwrap_or_default();
         let record = TaskRecord {
             task_id: c.task.task_id.clone(),
@@ -271,6 +295,131 @@ impl Run<'_> {
             t,
         )
         .await
+    }
+
+    /// Once the queue is empty: when the next tier moved the last JUnit 3/4 code to
+    /// Jupiter, the recipe tier's pom step runs again in its JUnit 5-only form (junit:junit
+    /// and the vintage engine leave, Hamcrest stays available), a change validated and kept
+    /// or given back like any other. Runs at most once.
+    async fn drop_vintage(&mut self, rule: &str, t: Instant) -> anyhow::Result<bool> {
+        let Some(previous) = self.vintage_task().cloned() else {
+            return Ok(false);
+        };
+        self.vintage_checked = true;
+        let root = self.opts.root.clone();
+        let skip = self.opts.config.skip_modules.clone();
+        let config = &self.opts.config;
+        let edited = tokio::task::block_in_place(|| {
+            let fp = analyze::analyze(&root, &skip).ok()?;
+            let junit4_left = fp
+                .java_files()
+                .any(|f| matches!(f.junit, JunitGeneration::Junit3 | JunitGeneration::Junit4));
+            if junit4_left {
+                return None;
+            }
+            let ctx = PomContext {
+                fingerprint: &fp,
+                catalog: &config.catalog,
+                target: config.target,
+            };
+            let mut overlay = Overlay::new(&root);
+            let changes = dependencies::junit(&ctx, &mut overlay, |_| JunitMode::Replace).ok()?;
+            let poms: Vec<PathBuf> = fp.modules.iter().map(|m| m.pom.path.clone()).collect();
+            (!changes.is_empty()).then_some((overlay, changes, poms))
+        });
+        let Some((overlay, changes, poms)) = edited else {
+            return Ok(false);
+        };
+        let gate = Gate::new(&self.opts.root, Origin::Builtin);
+        let before = poms
+            .iter()
+            .map(|p| (p.clone(), gate.read(p).ok()))
+            .collect();
+        let diff = overlay.diff();
+        let files = match self.commit(&overlay) {
+            Ok(files) => files,
+            Err(e) => {
+                self.handover = Some(self.vintage_current(previous, poms, before, false));
+                let why = format!("the poms could not be written: {e}");
+                return self.give_back(rule, &why, t).await;
+            }
+        };
+        self.handover = Some(self.vintage_current(previous.clone(), poms, before, true));
+        self.state.validated = false;
+        self.state.validation_red = false;
+        let attempt = FixAttempt {
+            attempt: 1,
+            failure: Failure {
+                kind: FailureKind::Task,
+                errors: changes.clone(),
+                signature: "no JUnit 3/4 code left: drop the vintage engine".into(),
+                location: None,
+            },
+            tier: previous.tier.clone(),
+            retrieval: None,
+            prompt_chars: 0,
+            model: None,
+            usage: None,
+            search: None,
+            result: FixResult::Applied {
+                files,
+                diff,
+                edits: String::new(),
+            },
+        };
+        self.record(
+            Stage::Fix,
+            rule,
+            "the next tier moved the last JUnit 3/4 code",
+            "drop junit:junit and the vintage engine, then validate",
+            json!({"changes": changes}),
+            StepResult::Fixed(Box::new(attempt)),
+            Category::Success,
+            t,
+        )
+        .await
+        .map(|()| true)
+    }
+
+    /// The JUnit dependency task, when the next tier did a JUnit task and the vintage
+    /// engine was not dropped yet.
+    pub(super) fn vintage_task(&self) -> Option<&TaskRecord> {
+        let moved = self.journal.latest_task_records().any(|r| {
+            r.tier != RECIPE_TIER
+                && r.status == TaskStatus::Done
+                && r.task_id.starts_with("junit5:")
+        });
+        if self.vintage_checked || !moved {
+            return None;
+        }
+        let id = &self
+            .journal
+            .tasks()
+            .iter()
+            .find(|t| t.recipes.iter().any(|r| r == recipes::JUNIT_DEPENDENCIES))?
+            .id;
+        self.journal
+            .latest_task_records()
+            .find(|r| &r.task_id == id && r.status == TaskStatus::Done)
+    }
+
+    fn vintage_current(
+        &self,
+        previous: TaskRecord,
+        poms: Vec<PathBuf>,
+        before: BTreeMap<PathBuf, Option<Vec<u8>>>,
+        written: bool,
+    ) -> Current {
+        Current {
+            title: "JUnit 5 dependencies, without the vintage engine".into(),
+            task: previous.clone(),
+            attempts: MAX_TASK_ATTEMPTS,
+            editable: poms,
+            before,
+            written,
+            dirty: true,
+            follow_up: Some(previous),
+        }
     }
 
     /// The tier of the latest fix attempt (`llm`, `retrieval`, `retrieval+llm`).

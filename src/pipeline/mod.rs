@@ -117,6 +117,7 @@ pub async fn run<O: Observer>(
         originals: BTreeMap::new(),
         pristine: BTreeMap::new(),
         handover: None,
+        vintage_checked: false,
     };
     loop {
         run.state.out_of_time =
@@ -124,8 +125,9 @@ pub async fn run<O: Observer>(
         let current = run.handover.as_ref();
         run.state.handover_written = current.is_some_and(|c| c.written);
         run.state.handover_dirty = current.is_some_and(|c| c.dirty);
-        run.state.handover_pending =
-            current.is_some() || run.journal.next_tier_tasks().next().is_some();
+        run.state.handover_pending = current.is_some()
+            || run.journal.next_tier_tasks().next().is_some()
+            || run.vintage_task().is_some();
         let (step, rule) = router::next(&run.state);
         progress.stage(step_name(step));
         match step {
@@ -259,6 +261,8 @@ struct Run<'a> {
     pristine: BTreeMap<PathBuf, Option<Vec<u8>>>,
     /// The task the next tier is working on, once the tree is green.
     handover: Option<handover::Current>,
+    /// The vintage engine's removal after the next tier's JUnit work was tried.
+    vintage_checked: bool,
 }
 
 impl Run<'_> {

@@ -65,6 +65,15 @@ pub fn junit(
                 let version = crate::analyze::pom::child(d, "version").map(|_| jupiter);
                 let scope = child_text(d, "scope");
                 let mut extra = Vec::new();
+                if mode == JunitMode::Replace {
+                    // No JUnit 3/4 code is left to run: the vintage engine goes with it.
+                    edits.extend(
+                        siblings
+                            .iter()
+                            .filter(|s| is_dep(**s, "org.junit.vintage", "junit-vintage-engine"))
+                            .map(|s| remove(src, *s)),
+                    );
+                }
                 if mode == JunitMode::Replace && !has("org.junit.jupiter", "junit-jupiter") {
                     for (name, value) in [
                         ("groupId", "org.junit.jupiter"),
