@@ -171,7 +171,7 @@ fn junit3_lifecycle_methods_become_public_only_on_the_module_path() {
     let src = "import junit.framework.TestCase;\n\npublic class ATest extends TestCase {\n    protected void setUp() throws Exception {\n        super.setUp();\n    }\n\n    public void testIt() {\n        assertTrue(true);\n    }\n}\n";
     let around = Surroundings {
         module_path: true,
-        junit3_bases: None,
+        ..Surroundings::default()
     };
     let on_module_path = match migrate_in(src, around) {
         FileOutcome::Rewritten { text, .. } => text,
