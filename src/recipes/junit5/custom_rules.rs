@@ -12,7 +12,12 @@
 //!
 //! Jupiter runs `BeforeEachCallback`s before `@BeforeEach` methods and `AfterEachCallback`s
 //! after `@AfterEach` ones, as JUnit 4 ran rules around `@Before`/`@After`: the order of a
-//! test's own fixtures is kept. Everything else (a `Description`, a catch or a repeat
+//! test's own fixtures is kept. Jupiter also runs a registered extension's after-callback
+//! when its before-work or the test failed, where JUnit 4 skipped the after-work of
+//! `B; base.evaluate(); A` (and of an `ExternalResource` whose `before()` threw): only a run
+//! that already fails differs. A class registered both ways implements both sets; the
+//! instance a `@ClassRule` made learns so in `beforeAll` and leaves the per-test callbacks
+//! (which Jupiter also gives a static extension) to the `@Rule` instances. Everything else (a `Description`, a catch or a repeat
 //! around `base.evaluate()`, `MethodRule`, the other rule bases, a rule class used other
 //! than as a rule field, from main code or from another module) keeps the class and its
 //! users on JUnit 4 with the construct named.

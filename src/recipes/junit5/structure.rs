@@ -13,6 +13,7 @@
 //! | `@Rule TemporaryFolder`                    | `@TempDir File` (newFile/newFolder/getRoot rewritten) |
 //! | `@Rule Timeout`                            | class-level `@Timeout`                          |
 //! | `@Rule ExpectedException`                  | `assertThrows` around the statements after the expectations |
+//! | `@Rule`/`@ClassRule` of a project rule class | `@RegisterExtension`, the class a callback extension (`custom_rules`) |
 
 use std::collections::{BTreeSet, HashSet};
 
