@@ -540,3 +540,70 @@ fn gather(overlay: &mut Overlay, results: Vec<(PathBuf, String, FileResult)>) ->
     }
     g
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::plan;
+
+    const POM: &str = "<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>a</artifactId><version>1</version><dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency></dependencies></project>\n";
+    const RULE: &str = "package app;\n\nimport org.junit.rules.ExternalResource;\n\npublic class ServerRule extends ExternalResource {\n    @Override\n    protected void before() {}\n}\n";
+
+    fn user(name: &str) -> String {
+        format!(
+            "package app;\n\nimport org.junit.Rule;\nimport org.junit.Test;\n\npublic class {name} {{\n    @Rule\n    public ServerRule server = new ServerRule();\n\n    @Test\n    public void runs() {{}}\n}}\n"
+        )
+    }
+
+    /// A project rule class and the tests registering it move together: all converted, or,
+    /// once the never-red tier took one test back, none (the rule class would no longer be
+    /// a rule for the test left on JUnit 4).
+    #[test]
+    fn a_rule_class_converts_with_all_its_users_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let src = root.join("src/test/java/app");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(root.join("pom.xml"), POM).unwrap();
+        std::fs::write(src.join("ServerRule.java"), RULE).unwrap();
+        for name in ["ATest", "BTest"] {
+            std::fs::write(src.join(format!("{name}.java")), user(name)).unwrap();
+        }
+        let fp = crate::analyze::analyze(root, &[]).unwrap();
+        let config = Config::default();
+        let registry = Registry::load(None, &config.recipes).unwrap();
+        let tasks = plan::plan(&fp, &config, &registry, None).tasks;
+        let java_changed = |kept: &BTreeMap<PathBuf, String>| {
+            let inputs = Inputs {
+                root,
+                fingerprint: &fp,
+                config: &config,
+                registry: &registry,
+                kept,
+            };
+            let (overlay, records) = execute(&inputs, &tasks, |_| {});
+            let changed: Vec<PathBuf> = overlay
+                .changed()
+                .map(|(p, _, _)| p.to_path_buf())
+                .filter(|p| p.extension().is_some_and(|e| e == "java"))
+                .collect();
+            (changed, records)
+        };
+        let (all, _) = java_changed(&BTreeMap::new());
+        assert_eq!(all.len(), 3, "{all:?}");
+        let a = PathBuf::from("src/test/java/app/ATest.java");
+        let kept = BTreeMap::from([(a, "a test failed".to_string())]);
+        let (none, records) = java_changed(&kept);
+        assert!(none.is_empty(), "{none:?}");
+        let b = records
+            .iter()
+            .find(|r| r.task_id.ends_with("BTest.java"))
+            .and_then(|r| r.reason.clone())
+            .unwrap_or_default();
+        assert!(
+            b.contains("rule class ServerRule and the tests registering it stay on JUnit 4")
+                && b.contains("ATest.java: rolled back: a test failed"),
+            "{b}"
+        );
+    }
+}
