@@ -4,6 +4,7 @@
 //! nothing (idempotency), and the expected findings for the next tier are reported. Every
 //! Java rewrite must also leave what each test checks unchanged (`analyze::test_checks`).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -38,6 +39,53 @@ struct Case {
     /// stubs and the output against the Boot 3.3 ones (`tests/conformance/stubs/`).
     #[serde(default)]
     compile: bool,
+    /// The other sources of the case's project (path -> text; `before` is
+    /// `src/test/java/Case.java`), for recipes that decide across files: they are migrated
+    /// with `before`, and `after` is what becomes of `before`.
+    #[serde(default)]
+    project: BTreeMap<String, String>,
+}
+
+/// The JUnit recipe over `src` (at `src/test/java/Case.java`) and the rest of its project:
+/// what becomes of `src`, and the project's texts afterwards.
+fn junit_project(
+    src: &str,
+    project: &BTreeMap<String, String>,
+) -> (FileResult, BTreeMap<String, String>) {
+    let case = ("src/test/java/Case.java".to_string(), src.to_string());
+    let files: Vec<(String, String)> = std::iter::once(case).chain(project.clone()).collect();
+    let sources: Vec<junit5::custom_rules::Source> = files
+        .iter()
+        .map(|(path, text)| junit5::custom_rules::Source {
+            path: Path::new(path),
+            module: 0,
+            test_source: path.starts_with("src/test/"),
+            text,
+        })
+        .collect();
+    let mut outcomes = junit5::migrate_project(&sources).into_iter();
+    let first = file_result(outcomes.next().unwrap());
+    let after = files[1..]
+        .iter()
+        .zip(outcomes)
+        .map(|((path, text), o)| (path.clone(), file_result(o).text.unwrap_or(text.clone())))
+        .collect();
+    (first, after)
+}
+
+fn file_result(outcome: junit5::FileOutcome) -> FileResult {
+    match outcome {
+        junit5::FileOutcome::Rewritten { text, changes } => FileResult {
+            text: Some(text),
+            changes,
+            findings: vec![],
+        },
+        junit5::FileOutcome::LeftOnJunit4 { reason } => FileResult {
+            findings: vec![reason],
+            ..Default::default()
+        },
+        _ => FileResult::default(),
+    }
 }
 
 fn run(registry: &Registry, recipe: &str, kind: &str, src: &str) -> FileResult {
@@ -62,18 +110,7 @@ fn run(registry: &Registry, recipe: &str, kind: &str, src: &str) -> FileResult {
                 },
             )
         }
-        ("junit4-to-jupiter", _) => match junit5::migrate(src) {
-            junit5::FileOutcome::Rewritten { text, changes } => FileResult {
-                text: Some(text),
-                changes,
-                findings: vec![],
-            },
-            junit5::FileOutcome::LeftOnJunit4 { reason } => FileResult {
-                findings: vec![reason],
-                ..Default::default()
-            },
-            _ => FileResult::default(),
-        },
+        ("junit4-to-jupiter", _) => file_result(junit5::migrate(src)),
         (id, _) => registry
             .get(id)
             .unwrap_or_else(|| panic!("unknown recipe {id}"))
@@ -102,7 +139,12 @@ fn conformance_suite() {
         for case in &suite.cases {
             cases += 1;
             let label = format!("{} / {}", suite.recipe, case.name);
-            let first = run(&registry, &suite.recipe, kind, &case.before);
+            let (first, project_after) = if case.project.is_empty() {
+                let first = run(&registry, &suite.recipe, kind, &case.before);
+                (first, BTreeMap::new())
+            } else {
+                junit_project(&case.before, &case.project)
+            };
             let output = first.text.clone().unwrap_or_else(|| case.before.clone());
             let expected = case.after.as_ref().unwrap_or(&case.before);
             if &output != expected {
@@ -128,7 +170,11 @@ fn conformance_suite() {
             if case.compile {
                 to_compile.push((label.clone(), case.before.clone(), output.clone()));
             }
-            let second = run(&registry, &suite.recipe, kind, &output);
+            let second = if case.project.is_empty() {
+                run(&registry, &suite.recipe, kind, &output)
+            } else {
+                junit_project(&output, &project_after).0
+            };
             if second.text.is_some_and(|t| t != output) {
                 failures.push(format!("{label}: not idempotent"));
             }

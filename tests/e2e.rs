@@ -346,9 +346,14 @@ fn rules_categories_junit3_and_deprecated_apis_migrate_and_still_pass() {
     assert_eq!(r["tests"]["invariant"], true);
     let before = r["tests"]["before"].as_object().unwrap();
     // LedgerTest 3, CodesTest 2, RoundingTest 1 (three invocations), LedgerNestedTest 2,
-    // PostingTest 2 (one inherited from its JUnit 3 base LedgerFixture).
-    assert_eq!(before.len(), 10, "{before:?}");
+    // PostingTest 2 (one inherited from its JUnit 3 base LedgerFixture), BalanceTest 2 and
+    // ReportTest 2 (the project's OpenLedgerRule per test and per class).
+    assert_eq!(before.len(), 14, "{before:?}");
     let after = r["tests"]["after"].as_object().unwrap();
+    for (name, status) in before {
+        assert_eq!(status, "passed", "{name}");
+        assert_eq!(after[name], "passed", "{name}");
+    }
     assert_eq!(
         after["com.example.ledger.RoundingTest#roundsHalfUp"],
         "passed"
@@ -396,6 +401,39 @@ fn rules_categories_junit3_and_deprecated_apis_migrate_and_still_pass() {
         after["com.example.ledger.PostingTest#testStartsEmpty"],
         "passed"
     );
+    // The project's rule class became an extension with both tests registering it, and no
+    // JUnit 4 is left in any test source.
+    let dir = project.join("src/test/java/com/example/ledger");
+    let rule = read(&dir.join("OpenLedgerRule.java"));
+    for expected in [
+        "public class OpenLedgerRule implements BeforeEachCallback, AfterEachCallback, BeforeAllCallback, AfterAllCallback {",
+        "protected void before() throws Exception {",
+        "public void beforeAll(ExtensionContext context) throws Exception {",
+    ] {
+        assert!(rule.contains(expected), "{expected} missing from\n{rule}");
+    }
+    for (file, field) in [
+        (
+            "BalanceTest.java",
+            "@RegisterExtension\n    public OpenLedgerRule open",
+        ),
+        (
+            "ReportTest.java",
+            "@RegisterExtension\n    public static OpenLedgerRule shared",
+        ),
+    ] {
+        let t = read(&dir.join(file));
+        assert!(t.contains(field), "{field} missing from\n{t}");
+    }
+    for f in std::fs::read_dir(&dir).unwrap().flatten() {
+        let t = read(&f.path());
+        assert!(
+            !t.replace("org.junit.jupiter", "").contains("org.junit.")
+                && !t.contains("junit.framework"),
+            "{}:\n{t}",
+            f.path().display()
+        );
+    }
     let main = read(&project.join("src/main/java/com/example/ledger/Ledger.java"));
     for expected in [
         "setScale(2, RoundingMode.HALF_UP)",

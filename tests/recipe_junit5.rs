@@ -2,9 +2,11 @@
 //! and test invariance (every rewrite leaves what each test checks unchanged).
 
 use std::path::Path;
+use std::process::Command;
 
 use uplift::analyze::test_checks;
-use uplift::recipes::junit5::{FileOutcome, Surroundings, migrate, migrate_in};
+use uplift::recipes::junit5::custom_rules::Source;
+use uplift::recipes::junit5::{FileOutcome, Surroundings, migrate, migrate_in, migrate_project};
 
 fn rewritten(src: &str) -> String {
     match migrate(src) {
@@ -171,7 +173,7 @@ fn junit3_lifecycle_methods_become_public_only_on_the_module_path() {
     let src = "import junit.framework.TestCase;\n\npublic class ATest extends TestCase {\n    protected void setUp() throws Exception {\n        super.setUp();\n    }\n\n    public void testIt() {\n        assertTrue(true);\n    }\n}\n";
     let around = Surroundings {
         module_path: true,
-        junit3_bases: None,
+        ..Surroundings::default()
     };
     let on_module_path = match migrate_in(src, around) {
         FileOutcome::Rewritten { text, .. } => text,
@@ -199,4 +201,245 @@ fn a_junit_name_in_a_comment_does_not_keep_the_file_on_junit4() {
         out.contains("@see junit.framework.TestCase#setUp()"),
         "{out}"
     );
+}
+
+/// A project's own rule classes convert with the tests that register them, and the result
+/// compiles and runs the same: each source set is compiled with javac and run with the JUnit
+/// Platform console launcher (JUnit 4 through the vintage engine before, Jupiter after;
+/// Debian's jars). The tests themselves check the order: a rule's before-work ran once per
+/// test (`@Rule`) or once per class (`@ClassRule`, here the same class used both ways),
+/// before the test's own fixtures, its after-work only after them.
+#[test]
+fn project_rule_classes_become_extensions_that_compile_and_run_the_same() {
+    let files = [
+        (
+            "src/test/java/app/CountingRule.java",
+            r#"package app;
+
+import org.junit.rules.ExternalResource;
+
+public class CountingRule extends ExternalResource {
+    private int befores;
+    private int afters;
+
+    @Override
+    protected void before() throws Throwable {
+        befores++;
+    }
+
+    @Override
+    protected void after() {
+        afters++;
+    }
+
+    public int befores() {
+        return befores;
+    }
+
+    public int afters() {
+        return afters;
+    }
+}
+"#,
+        ),
+        (
+            "src/test/java/app/FrozenRule.java",
+            r#"package app;
+
+import org.junit.rules.TestRule;
+import org.junit.runner.Description;
+import org.junit.runners.model.Statement;
+
+public class FrozenRule implements TestRule {
+    private boolean frozen;
+
+    @Override
+    public Statement apply(final Statement base, Description description) {
+        return new Statement() {
+            @Override
+            public void evaluate() throws Throwable {
+                frozen = true;
+                try {
+                    base.evaluate();
+                } finally {
+                    frozen = false;
+                }
+            }
+        };
+    }
+
+    public boolean frozen() {
+        return frozen;
+    }
+}
+"#,
+        ),
+        (
+            "src/test/java/app/PerTestTest.java",
+            r#"package app;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Rule;
+import org.junit.Test;
+
+public class PerTestTest {
+    @Rule
+    public CountingRule counting = new CountingRule();
+
+    @Rule
+    public FrozenRule clock = new FrozenRule();
+
+    @Before
+    public void rulesRanFirst() {
+        assertEquals(1, counting.befores());
+        assertTrue(clock.frozen());
+    }
+
+    @After
+    public void rulesFinishLast() {
+        assertEquals(0, counting.afters());
+        assertTrue(clock.frozen());
+    }
+
+    @Test
+    public void one() {
+        assertEquals(1, counting.befores());
+    }
+
+    @Test
+    public void two() {
+        assertEquals(1, counting.befores());
+    }
+}
+"#,
+        ),
+        (
+            "src/test/java/app/PerClassTest.java",
+            r#"package app;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+
+public class PerClassTest {
+    @ClassRule
+    public static CountingRule counting = new CountingRule();
+
+    @BeforeClass
+    public static void ruleRanFirst() {
+        assertEquals(1, counting.befores());
+    }
+
+    @AfterClass
+    public static void ruleFinishesLast() {
+        assertEquals(0, counting.afters());
+    }
+
+    @Test
+    public void one() {
+        assertEquals(1, counting.befores());
+    }
+
+    @Test
+    public void two() {
+        assertEquals(1, counting.befores());
+    }
+}
+"#,
+        ),
+    ];
+    let sources: Vec<Source> = files
+        .iter()
+        .map(|(path, text)| Source {
+            path: Path::new(path),
+            module: 0,
+            test_source: true,
+            text,
+        })
+        .collect();
+    let after: Vec<(&str, String)> = files
+        .iter()
+        .zip(migrate_project(&sources))
+        .map(|((path, before), outcome)| match outcome {
+            FileOutcome::Rewritten { text, .. } => {
+                let checks =
+                    test_checks::compare(Path::new(path), before, Some(&text), &Default::default());
+                assert_eq!(checks.differences, vec![], "{path}");
+                assert!(!text.contains("org.junit.Rule"), "{text}");
+                (*path, text)
+            }
+            other => panic!("{path}: {other:?}"),
+        })
+        .collect();
+    let rule = &after[0].1;
+    assert!(
+        rule.contains(
+            "implements BeforeEachCallback, AfterEachCallback, BeforeAllCallback, AfterAllCallback"
+        ) && rule.contains("protected void before() throws Exception {"),
+        "{rule}"
+    );
+    let before: Vec<(&str, String)> = files.iter().map(|(p, t)| (*p, t.to_string())).collect();
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, sources, jars) in [
+        ("junit4", &before, &["junit4.jar", "hamcrest-core.jar"][..]),
+        (
+            "jupiter",
+            &after,
+            &[
+                "junit-jupiter-api.jar",
+                "opentest4j.jar",
+                "apiguardian-api.jar",
+                "junit-platform-commons.jar",
+            ][..],
+        ),
+    ] {
+        let dir = tmp.path().join(name);
+        let mut paths = Vec::new();
+        for (path, text) in sources {
+            let p = dir.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, text).unwrap();
+            paths.push(p);
+        }
+        let classes = dir.join("classes");
+        let cp = std::iter::once(classes.clone())
+            .chain(jars.iter().map(|j| Path::new("/usr/share/java").join(j)))
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(":");
+        let javac = Command::new("javac")
+            .args(["-nowarn", "-proc:none", "-d"])
+            .arg(&classes)
+            .args(["-cp", &cp])
+            .args(&paths)
+            .output()
+            .unwrap();
+        assert!(
+            javac.status.success(),
+            "{name} does not compile:\n{}",
+            String::from_utf8_lossy(&javac.stderr)
+        );
+        let run = Command::new("java")
+            .args([
+                "-jar",
+                "/usr/share/java/junit-platform-console-standalone.jar",
+            ])
+            .args(["--disable-banner", "--details=tree", "--fail-if-no-tests"])
+            .args(["-cp", &cp, "--select-package", "app"])
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success() && out.contains("4 tests successful"),
+            "{name}:\n{out}\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
 }

@@ -10,8 +10,9 @@
 //! `ExpectedException` vs `assertThrows`, `@Test(timeout)`, the `Timeout` rule, `@Timeout`
 //! and `assertTimeout` as one timeout in nanoseconds, `@Ignore` vs `@Disabled`, the
 //! `assumeThat`/`assumeNotNull`/`assumeNoException` rewrites, `TemporaryFolder` and
-//! `TestName` calls, casts and literal suffixes the overload fixes add. Whitespace and
-//! comments never matter.
+//! `TestName` calls, casts and literal suffixes the overload fixes add, a rule class's work
+//! moving into the callbacks of the extension it becomes. Whitespace and comments never
+//! matter.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -174,6 +175,7 @@ fn read(source: &str, junit3_bases: &Junit3Bases) -> Option<BTreeMap<String, Che
         }
         let class = qualified_class_name(node, source);
         let junit3 = extends_junit3(node, source, junit3_bases);
+        let rule = is_rule_or_extension(node, source);
         let mut class_items = Vec::new();
         if let Some(m) = modifiers_of(node) {
             file.annotation_checks(m, &mut class_items);
@@ -187,6 +189,11 @@ fn read(source: &str, junit3_bases: &Junit3Bases) -> Option<BTreeMap<String, Che
                 "field_declaration" => file.timeout_rule(member, &mut class_items),
                 "method_declaration" => {
                     let name = field_text(member, "name", source);
+                    let name = match name {
+                        _ if !rule => name,
+                        n if RULE_WORK.contains(&n) => "(rule work)",
+                        n => n,
+                    };
                     let entry = out.entry(format!("{class}#{name}")).or_default();
                     entry.is_test |= test_kind(member, junit3, source).is_some();
                     entry.items.extend(file.method_checks(member));
@@ -198,6 +205,28 @@ fn read(source: &str, junit3_bases: &Junit3Bases) -> Option<BTreeMap<String, Che
         out.entry(class).or_default().items.extend(class_items);
     });
     Some(out)
+}
+
+/// The methods of a JUnit 4 rule class (`apply`, `before`, `after`) and of the Jupiter
+/// callback extension the recipes make of it hold the rule's work: a check may move from a
+/// TestRule's `apply` to the `before()`/`after()` its callbacks call, so in such a class
+/// they are judged as one entry (their checks still compared one by one).
+const RULE_WORK: &[&str] = &[
+    "apply",
+    "before",
+    "after",
+    "beforeEach",
+    "afterEach",
+    "beforeAll",
+    "afterAll",
+];
+
+/// A class extending `ExternalResource`, implementing `TestRule` or a Jupiter callback.
+fn is_rule_or_extension(class: Node, src: &str) -> bool {
+    ["superclass", "interfaces"].iter().any(|f| {
+        let t = field_text(class, f, src);
+        t.contains("ExternalResource") || t.contains("TestRule") || t.contains("Callback")
+    })
 }
 
 /// Whose assertion API a call belongs to: it decides where the message sits.
@@ -1237,5 +1266,70 @@ public class CalcTest {
             &bases,
         );
         assert_eq!(c.differences.len(), 1, "{:?}", c.differences);
+    }
+
+    /// A TestRule's after-work moves from `apply` into the `after()` its callback calls;
+    /// the registering field goes from `@Rule` to `@RegisterExtension`: neither is a change.
+    #[test]
+    fn a_rule_class_becoming_an_extension_keeps_its_checks() {
+        let rule = "public class EmptyRule implements TestRule {
+    public Statement apply(Statement base, Description d) {
+        return new Statement() {
+            public void evaluate() throws Throwable {
+                base.evaluate();
+                assertTrue(Log.isEmpty());
+            }
+        };
+    }
+}
+";
+        let extension = "public class EmptyRule implements AfterEachCallback {
+    private void after() throws Exception {
+        assertTrue(Log.isEmpty());
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        after();
+    }
+}
+";
+        let none = Junit3Bases::new();
+        let same = compare(Path::new("EmptyRule.java"), rule, Some(extension), &none);
+        assert!(same.differences.is_empty(), "{:?}", same.differences);
+        let weakened = extension.replace("assertTrue(Log.isEmpty());", "");
+        let c = compare(Path::new("EmptyRule.java"), rule, Some(&weakened), &none);
+        assert_eq!(c.differences.len(), 1, "{:?}", c.differences);
+        let test = "import org.junit.Rule;
+import org.junit.Test;
+import static org.junit.Assert.assertEquals;
+
+public class T {
+    @Rule public ServerRule server = new ServerRule();
+
+    @Test public void port() {
+        assertEquals(1, server.port());
+    }
+}
+";
+        let jupiter = "import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+public class T {
+    @RegisterExtension public ServerRule server = new ServerRule();
+
+    @Test public void port() {
+        assertEquals(1, server.port());
+    }
+}
+";
+        let c = compare(Path::new("T.java"), test, Some(jupiter), &none);
+        assert_eq!(
+            (c.tests, c.differences.len()),
+            (1, 0),
+            "{:?}",
+            c.differences
+        );
     }
 }

@@ -12,6 +12,7 @@ use crate::journal::{RECIPE_TIER, Task, TaskRecord, TaskStatus};
 use crate::recipes::coordinates::{self, Kind};
 use crate::recipes::dependencies::JunitMode;
 use crate::recipes::junit5::FileOutcome;
+use crate::recipes::junit5::custom_rules::{ProjectRules, Source};
 use crate::recipes::overlay::Overlay;
 use crate::recipes::registry::Registry;
 use crate::recipes::{
@@ -71,62 +72,55 @@ pub fn execute(
         .filter(|t| t.recipes.iter().any(|r| r == recipes::JUNIT4_TO_JUPITER))
         .flat_map(|t| t.files.clone())
         .collect();
-    let mut results: HashMap<PathBuf, (String, FileOutcome)> = java_files
+    let texts: HashMap<PathBuf, Result<String, String>> = java_files
         .par_iter()
         .map(|rel| {
-            if let Some(reason) = kept.get(rel) {
-                let outcome = FileOutcome::LeftOnJunit4 {
-                    reason: format!("rolled back: {reason}"),
-                };
-                return (rel.clone(), (String::new(), outcome));
-            }
-            let outcome = match overlay.text(rel) {
-                Ok(src) => {
-                    let out = junit5::migrate_in(
-                        &src,
-                        junit5::Surroundings {
-                            module_path: module_path.contains(rel.as_path()),
-                            junit3_bases: Some(&junit3_bases),
-                        },
-                    );
-                    (src, out)
-                }
-                Err(e) => (
-                    String::new(),
-                    FileOutcome::LeftOnJunit4 {
-                        reason: format!("cannot read: {e}"),
+            let text = match kept.get(rel) {
+                Some(reason) => Err(format!("rolled back: {reason}")),
+                None => overlay.text(rel).map_err(|e| format!("cannot read: {e}")),
+            };
+            (rel.clone(), text)
+        })
+        .collect();
+    let rules = project_rules(fp, &overlay, &texts);
+    let mut results: HashMap<PathBuf, FileOutcome> = texts
+        .par_iter()
+        .map(|(rel, text)| {
+            let outcome = match text {
+                Ok(src) => junit5::migrate_in(
+                    src,
+                    junit5::Surroundings {
+                        module_path: module_path.contains(rel.as_path()),
+                        junit3_bases: Some(&junit3_bases),
+                        rules: Some((&rules, rel)),
                     },
                 ),
+                Err(reason) => FileOutcome::LeftOnJunit4 {
+                    reason: reason.clone(),
+                },
             };
             (rel.clone(), outcome)
         })
         .collect();
     // A JUnit 3 hierarchy converts as a unit: a base that no longer extends TestCase would
     // leave a subclass still on JUnit 3 without its test runner, and the other way round.
-    for family in fp.junit3_families() {
-        let stays = family.iter().find_map(|f| match results.get(f) {
-            Some((_, FileOutcome::LeftOnJunit4 { reason })) => Some(format!(
-                "its JUnit 3 hierarchy stays on JUnit 4 ({}: {reason})",
-                f.display()
-            )),
-            _ => None,
-        });
-        if let Some(reason) = stays {
-            for f in &family {
-                if let Some((_, out @ FileOutcome::Rewritten { .. })) = results.get_mut(f) {
-                    *out = FileOutcome::LeftOnJunit4 {
-                        reason: reason.clone(),
-                    };
-                }
-            }
-        }
-    }
+    // So does a project rule class with the tests that register it.
+    let units: Vec<junit5::Unit> = fp
+        .junit3_families()
+        .into_iter()
+        .map(|files| junit5::Unit {
+            what: "its JUnit 3 hierarchy".into(),
+            files,
+        })
+        .chain(rules.units())
+        .collect();
+    junit5::convert_together(&mut results, &units);
     // JUnit 3 files and JUnit 4 files the recipe did not convert keep the vintage engine,
     // in their module and in every in-repository ancestor their JUnit may come from.
     let left_on_junit4 = |f: &&crate::analyze::java::JavaFacts| match f.junit {
         JunitGeneration::Junit3 | JunitGeneration::Junit4 => !matches!(
             results.get(&f.path),
-            Some((_, FileOutcome::Rewritten { .. } | FileOutcome::Unchanged))
+            Some(FileOutcome::Rewritten { .. } | FileOutcome::Unchanged)
         ),
         _ => false,
     };
@@ -194,20 +188,21 @@ pub fn execute(
             Some(recipes::JUNIT4_TO_JUPITER) => {
                 let rel = &task.files[0];
                 match results.get(rel) {
-                    Some((src, FileOutcome::Rewritten { text, changes })) => {
-                        overlay.write(rel, src.clone(), text.clone());
+                    Some(FileOutcome::Rewritten { text, changes }) => {
+                        let src = texts[rel].clone().unwrap_or_default();
+                        overlay.write(rel, src, text.clone());
                         record(TaskStatus::Done, vec![rel.clone()], changes.clone(), None)
                     }
-                    Some((_, FileOutcome::Unchanged)) => {
+                    Some(FileOutcome::Unchanged) => {
                         record(TaskStatus::NoChange, vec![rel.clone()], vec![], None)
                     }
-                    Some((_, FileOutcome::LeftOnJunit4 { reason })) => record(
+                    Some(FileOutcome::LeftOnJunit4 { reason }) => record(
                         TaskStatus::LeftForNextTier,
                         vec![rel.clone()],
                         vec![],
                         Some(format!("kept on JUnit 4 (vintage engine): {reason}")),
                     ),
-                    Some((_, FileOutcome::SyntaxError { message })) => record(
+                    Some(FileOutcome::SyntaxError { message }) => record(
                         TaskStatus::LeftForNextTier,
                         vec![rel.clone()],
                         vec![],
@@ -223,7 +218,7 @@ pub fn execute(
             }
             Some(recipes::JUNIT_DEPENDENCIES) => {
                 jupiter_introduced = true;
-                let mockito = results.values().any(|(_, o)| {
+                let mockito = results.values().any(|o| {
                     matches!(o, FileOutcome::Rewritten { text, .. } if text.contains("org.mockito.junit.jupiter"))
                 });
                 let mut result = dependencies::junit(&ctx, &mut overlay, mode_of);
@@ -387,6 +382,49 @@ pub fn execute(
     (overlay, records)
 }
 
+/// The project's own JUnit 4 rule classes and their users. Only when a JUnit file may
+/// declare one are the project's other Java files read, to find every use of it.
+fn project_rules(
+    fp: &Fingerprint,
+    overlay: &Overlay,
+    texts: &HashMap<PathBuf, Result<String, String>>,
+) -> ProjectRules {
+    if !texts
+        .values()
+        .any(|t| t.as_ref().is_ok_and(|t| ProjectRules::may_declare(t)))
+    {
+        return ProjectRules::default();
+    }
+    let files: Vec<(usize, &crate::analyze::java::JavaFacts)> = fp
+        .modules
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| !m.skipped)
+        .flat_map(|(i, m)| m.java_files.iter().map(move |f| (i, f)))
+        .collect();
+    // A file taken back still registers its rules in its original text: read it too.
+    let read: Vec<Option<String>> = files
+        .par_iter()
+        .map(|(_, f)| match texts.get(&f.path) {
+            Some(Ok(t)) => Some(t.clone()),
+            _ => overlay.text(&f.path).ok(),
+        })
+        .collect();
+    let sources: Vec<Source> = files
+        .iter()
+        .zip(&read)
+        .filter_map(|((module, f), text)| {
+            Some(Source {
+                path: &f.path,
+                module: *module,
+                test_source: f.is_test_source,
+                text: text.as_deref()?,
+            })
+        })
+        .collect();
+    ProjectRules::scan(&sources)
+}
+
 /// A task's record without a file the never-red tier took back: its changes there are
 /// gone, and a task left with nothing done is work for the next tier.
 fn keep_out(rec: &mut TaskRecord, rel: &Path, reason: &str) {
@@ -525,4 +563,71 @@ fn gather(overlay: &mut Overlay, results: Vec<(PathBuf, String, FileResult)>) ->
         }
     }
     g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::plan;
+
+    const POM: &str = "<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>a</artifactId><version>1</version><dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency></dependencies></project>\n";
+    const RULE: &str = "package app;\n\nimport org.junit.rules.ExternalResource;\n\npublic class ServerRule extends ExternalResource {\n    @Override\n    protected void before() {}\n}\n";
+
+    fn user(name: &str) -> String {
+        format!(
+            "package app;\n\nimport org.junit.Rule;\nimport org.junit.Test;\n\npublic class {name} {{\n    @Rule\n    public ServerRule server = new ServerRule();\n\n    @Test\n    public void runs() {{}}\n}}\n"
+        )
+    }
+
+    /// A project rule class and the tests registering it move together: all converted, or,
+    /// once the never-red tier took one test back, none (the rule class would no longer be
+    /// a rule for the test left on JUnit 4).
+    #[test]
+    fn a_rule_class_converts_with_all_its_users_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let src = root.join("src/test/java/app");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(root.join("pom.xml"), POM).unwrap();
+        std::fs::write(src.join("ServerRule.java"), RULE).unwrap();
+        for name in ["ATest", "BTest"] {
+            std::fs::write(src.join(format!("{name}.java")), user(name)).unwrap();
+        }
+        let fp = crate::analyze::analyze(root, &[]).unwrap();
+        let config = Config::default();
+        let registry = Registry::load(None, &config.recipes).unwrap();
+        let tasks = plan::plan(&fp, &config, &registry, None).tasks;
+        let java_changed = |kept: &BTreeMap<PathBuf, String>| {
+            let inputs = Inputs {
+                root,
+                fingerprint: &fp,
+                config: &config,
+                registry: &registry,
+                kept,
+            };
+            let (overlay, records) = execute(&inputs, &tasks, |_| {});
+            let changed: Vec<PathBuf> = overlay
+                .changed()
+                .map(|(p, _, _)| p.to_path_buf())
+                .filter(|p| p.extension().is_some_and(|e| e == "java"))
+                .collect();
+            (changed, records)
+        };
+        let (all, _) = java_changed(&BTreeMap::new());
+        assert_eq!(all.len(), 3, "{all:?}");
+        let a = PathBuf::from("src/test/java/app/ATest.java");
+        let kept = BTreeMap::from([(a, "a test failed".to_string())]);
+        let (none, records) = java_changed(&kept);
+        assert!(none.is_empty(), "{none:?}");
+        let b = records
+            .iter()
+            .find(|r| r.task_id.ends_with("BTest.java"))
+            .and_then(|r| r.reason.clone())
+            .unwrap_or_default();
+        assert!(
+            b.contains("rule class ServerRule and the tests registering it stay on JUnit 4")
+                && b.contains("ATest.java: rolled back: a test failed"),
+            "{b}"
+        );
+    }
 }

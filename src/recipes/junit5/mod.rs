@@ -5,6 +5,7 @@
 //! reason: half-converted files would silently drop rules or runners.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -13,8 +14,10 @@ use tree_sitter::Node;
 
 use crate::edit::{self, Edit, indent_at, line_ending, whole_line};
 
+pub mod custom_rules;
 mod structure;
 use crate::java_syntax::{self, Import, annotation_name, field_text, superclass_name, text};
+use custom_rules::{ProjectRules, RuleClass};
 use structure::Structure;
 
 #[derive(Debug, Deserialize)]
@@ -204,6 +207,79 @@ pub struct Surroundings<'a> {
     pub module_path: bool,
     /// The project's JUnit 3 classes: extending one makes a JUnit 3 test.
     pub junit3_bases: Option<&'a crate::analyze::java::Junit3Bases>,
+    /// The project's own rule classes, and where this file sits among them.
+    pub rules: Option<(&'a ProjectRules, &'a Path)>,
+}
+
+impl Surroundings<'_> {
+    /// The project rule class `name` when this file declares it.
+    fn declared_rule(&self, name: &str) -> Option<&RuleClass> {
+        self.rules.and_then(|(r, path)| r.declared_in(name, path))
+    }
+
+    /// The project rule class `name` when this file registers it as a rule.
+    fn registered_rule(&self, name: &str) -> Option<&RuleClass> {
+        self.rules.and_then(|(r, path)| r.registered_in(name, path))
+    }
+}
+
+/// Files that convert as one unit: if one stays on JUnit 4 (or is not migrated at all),
+/// so do the others, for the reason given (`what` names the unit).
+pub struct Unit {
+    pub what: String,
+    pub files: Vec<PathBuf>,
+}
+
+/// Keeps every unit whole, until nothing changes: a file kept by one unit may belong to
+/// another (a test registering two rule classes, a rule user in a JUnit 3 hierarchy).
+pub fn convert_together(results: &mut HashMap<PathBuf, FileOutcome>, units: &[Unit]) {
+    loop {
+        let mut changed = false;
+        for unit in units {
+            let stays = unit.files.iter().find_map(|f| {
+                let why = match results.get(f) {
+                    Some(FileOutcome::Rewritten { .. } | FileOutcome::Unchanged) => return None,
+                    Some(FileOutcome::LeftOnJunit4 { reason }) => reason.clone(),
+                    Some(FileOutcome::SyntaxError { message }) => message.clone(),
+                    None => "not migrated".into(),
+                };
+                Some(format!("{}: {why}", f.display()))
+            });
+            let Some(why) = stays else { continue };
+            for f in &unit.files {
+                if let Some(out @ FileOutcome::Rewritten { .. }) = results.get_mut(f) {
+                    *out = FileOutcome::LeftOnJunit4 {
+                        reason: format!("{} stay on JUnit 4 ({why})", unit.what),
+                    };
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return;
+        }
+    }
+}
+
+/// Migrates the sources of one project together: each file as [`migrate_in`] knowing the
+/// project's rule classes, then every rule class kept whole with its users.
+pub fn migrate_project(sources: &[custom_rules::Source]) -> Vec<FileOutcome> {
+    let rules = ProjectRules::scan(sources);
+    let mut results: HashMap<PathBuf, FileOutcome> = sources
+        .iter()
+        .map(|s| {
+            let around = Surroundings {
+                rules: Some((&rules, s.path)),
+                ..Surroundings::default()
+            };
+            (s.path.to_path_buf(), migrate_in(s.text, around))
+        })
+        .collect();
+    convert_together(&mut results, &rules.units());
+    sources
+        .iter()
+        .map(|s| results.remove(s.path).unwrap_or(FileOutcome::Unchanged))
+        .collect()
 }
 
 /// Runs the recipe on one file, knowing nothing of the project around it.

@@ -13,12 +13,13 @@
 //! | `@Rule TemporaryFolder`                    | `@TempDir File` (newFile/newFolder/getRoot rewritten) |
 //! | `@Rule Timeout`                            | class-level `@Timeout`                          |
 //! | `@Rule ExpectedException`                  | `assertThrows` around the statements after the expectations |
+//! | `@Rule`/`@ClassRule` of a project rule class | `@RegisterExtension`, the class a callback extension (`custom_rules`) |
 
 use std::collections::{BTreeSet, HashSet};
 
 use tree_sitter::Node;
 
-use super::Surroundings;
+use super::{Surroundings, custom_rules};
 
 use crate::edit::{Edit, indent_at, line_ending};
 use crate::java_syntax::{
@@ -65,7 +66,7 @@ const BOOT_TEST_ANNOTATIONS: &[&str] = &[
     "WebServiceClientTest",
 ];
 
-fn simple(name: &str) -> &str {
+pub(super) fn simple(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
 }
 
@@ -92,7 +93,7 @@ fn annotated_with<'t>(decl: Node<'t>, name: &str, src: &str) -> Option<Node<'t>>
 }
 
 /// `block` (whose lines after the first sit under `from`) moved to sit under `to`.
-fn reindent(block: &str, from: &str, to: &str) -> String {
+pub(super) fn reindent(block: &str, from: &str, to: &str) -> String {
     let mut lines = block.split('\n');
     let mut out = lines.next().unwrap_or("").to_string();
     for l in lines {
@@ -110,7 +111,7 @@ fn reindent(block: &str, from: &str, to: &str) -> String {
 
 /// The annotation's source range including the whitespace up to the next token, so a
 /// removal leaves the following line where the annotation was.
-fn removal(src: &str, a: Node) -> Edit {
+pub(super) fn removal(src: &str, a: Node) -> Edit {
     let rest = &src[a.end_byte()..];
     let ws = rest.len() - rest.trim_start().len();
     Edit::replace(a.start_byte()..a.end_byte() + ws, "")
@@ -143,7 +144,14 @@ impl Structure {
         });
         for &class in &classes {
             s.class_annotations(class, src)?;
-            s.rules(class, src)?;
+            s.rules(class, src, around)?;
+            if let Some(rule) = class
+                .parent()
+                .filter(|p| p.kind() == "program")
+                .and_then(|_| around.declared_rule(field_text(class, "name", src)))
+            {
+                custom_rules::convert(&mut s, class, rule.verdict.clone()?, src)?;
+            }
             if let Some(sup) = class.child_by_field_name("superclass") {
                 if matches!(
                     text(sup, src).trim_start_matches("extends").trim(),
@@ -992,7 +1000,7 @@ impl Structure {
     }
 
     /// `@Rule` / `@ClassRule` fields of one class.
-    fn rules(&mut self, class: Node, src: &str) -> Result<(), String> {
+    fn rules(&mut self, class: Node, src: &str, around: Surroundings) -> Result<(), String> {
         let Some(body) = class.child_by_field_name("body") else {
             return Ok(());
         };
@@ -1033,6 +1041,9 @@ impl Structure {
                 "ExpectedException" if init.ends_with("ExpectedException.none()") => {
                     self.expected_exception(class, field, &name, src)?
                 }
+                other if let Some(rule) = around.registered_rule(other) => {
+                    custom_rules::register(self, class, field, rule_annotation, rule, src)?
+                }
                 other => {
                     return Err(format!(
                         "@{} {other} has no safe Jupiter equivalent in the recipe tier",
@@ -1048,12 +1059,22 @@ impl Structure {
     }
 
     /// Every use of the field `name` in the class, as (use node, enclosing invocation).
-    fn uses<'t>(class: Node<'t>, field: Node<'t>, name: &str, src: &str) -> Vec<Node<'t>> {
+    pub(super) fn uses<'t>(
+        class: Node<'t>,
+        field: Node<'t>,
+        name: &str,
+        src: &str,
+    ) -> Vec<Node<'t>> {
         let mut out = Vec::new();
         java_syntax::walk(class, |n| {
             let inside_field =
                 n.start_byte() >= field.start_byte() && n.end_byte() <= field.end_byte();
-            if n.kind() == "identifier" && text(n, src) == name && !inside_field {
+            // A method of the same name is not the field.
+            let method_name = n.parent().is_some_and(|p| {
+                matches!(p.kind(), "method_invocation" | "method_declaration")
+                    && p.child_by_field_name("name") == Some(n)
+            });
+            if n.kind() == "identifier" && text(n, src) == name && !inside_field && !method_name {
                 out.push(n);
             }
         });
