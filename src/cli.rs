@@ -277,6 +277,8 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
                 isolation,
                 notices,
                 learn_on_success: true,
+                run_id: None,
+                resume: None,
             };
             let mut progress = Progress::new(true);
             let journal = pipeline::run(&opts, &store, &mut progress).await?;

@@ -420,7 +420,8 @@ fn spawn_worker(app: &App) -> Worker {
 }
 
 /// A worker process killed (SIGKILL) after it pushed: the lease expires, a new worker claims the
-/// job, redoes the run, finds the same tree already pushed, and completes without a second push.
+/// job, resumes the run from the first attempt's journal (the baseline is not rebuilt), finds
+/// the same tree already pushed, and completes without a second push.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_killed_worker_is_replaced_and_nothing_is_pushed_twice() {
     let app = start("single-junit4", false).await;
@@ -476,6 +477,27 @@ async fn a_killed_worker_is_replaced_and_nothing_is_pushed_twice() {
         1,
         "one status comment across both attempts"
     );
+    // The second attempt resumed from the first one's journal: same commit, same options,
+    // so its baseline was taken over, not rebuilt.
+    let runs = app.store.runs(10).await.unwrap();
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    let first_run = runs.iter().find(|r| r.outcome.is_none()).unwrap();
+    let second_run = runs.iter().find(|r| r.outcome.is_some()).unwrap();
+    let (_, first_journal) = app.store.journal(&first_run.id).await.unwrap();
+    let (_, second_journal) = app.store.journal(&second_run.id).await.unwrap();
+    let baseline_entries: Vec<_> = second_journal
+        .entries
+        .iter()
+        .filter(|e| e.stage == uplift::journal::Stage::Baseline)
+        .collect();
+    assert_eq!(baseline_entries.len(), 1);
+    assert!(
+        baseline_entries[0].rule.starts_with("R3r:"),
+        "{:?}",
+        baseline_entries[0].rule
+    );
+    assert!(baseline_entries[0].known.contains(&first_run.id));
+    assert_eq!(second_journal.baseline(), first_journal.baseline());
 }
 
 /// `plan` analyses and posts the plan with an estimate; nothing is built or pushed.

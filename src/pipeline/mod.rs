@@ -51,6 +51,12 @@ pub struct RunOptions {
     /// operator ran it and the gate checked it). The app leaves this off and learns when a
     /// human merges the PR (`knowledge::learn`).
     pub learn_on_success: bool,
+    /// The run's id (a new one when `None`): the app names it so that a later attempt of
+    /// the same job can find it.
+    pub run_id: Option<String>,
+    /// An earlier attempt of the same job on the same commit: when it was started with the
+    /// same options, what it completed is not redone (today its baseline).
+    pub resume: Option<String>,
 }
 
 /// Drives one run to its outcome. Errors returned here are failures of Uplift itself
@@ -60,7 +66,10 @@ pub async fn run<O: Observer>(
     store: &Store,
     progress: &mut O,
 ) -> anyhow::Result<Journal> {
-    let run_id = uuid::Uuid::new_v4().to_string();
+    let run_id = opts
+        .run_id
+        .clone()
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     // Providers first: creating them registers their keys for redaction before anything
     // about this run is stored.
     let llm = match &opts.config.llm {
@@ -75,14 +84,19 @@ pub async fn run<O: Observer>(
         Some(s) => Some(Embeddings::from_settings(s)?),
         None => None,
     };
+    let options = crate::redact::redacted(
+        json!({"build": opts.build, "dry_run": opts.dry_run, "config": opts.config}),
+    )?;
+    let prior = match &opts.resume {
+        Some(id) => earlier_attempt(store, id, &options).await?,
+        None => None,
+    };
     store
         .start_run(
             &run_id,
             Path::new(&crate::redact::redact(&opts.root.to_string_lossy())),
             opts.config.target,
-            &crate::redact::redacted(
-                json!({"build": opts.build, "dry_run": opts.dry_run, "config": opts.config}),
-            )?,
+            &options,
         )
         .await?;
     let mut run = Run {
@@ -96,8 +110,12 @@ pub async fn run<O: Observer>(
             build_enabled: opts.build,
             dry_run: opts.dry_run,
             fix_enabled: opts.config.llm.is_some(),
+            baseline_reusable: prior
+                .as_ref()
+                .is_some_and(|p| reusable_baseline(p).is_some()),
             ..Default::default()
         },
+        prior,
         fingerprint: None,
         registry: None,
         overlay: None,
@@ -133,6 +151,7 @@ pub async fn run<O: Observer>(
         match step {
             Step::Analyze => run.analyze(rule).await?,
             Step::Baseline => run.baseline(rule).await?,
+            Step::ReuseBaseline => run.reuse_baseline(rule).await?,
             Step::SkipBaseline => {
                 run.state.baseline_done = true;
                 let why = run.no_build_reason();
@@ -222,7 +241,7 @@ pub async fn run<O: Observer>(
 fn step_name(step: Step) -> &'static str {
     match step {
         Step::Analyze => "analyze",
-        Step::Baseline | Step::SkipBaseline => "baseline",
+        Step::Baseline | Step::ReuseBaseline | Step::SkipBaseline => "baseline",
         Step::Plan => "plan",
         Step::Execute => "execute",
         Step::Write => "write",
@@ -263,6 +282,8 @@ struct Run<'a> {
     handover: Option<handover::Current>,
     /// The vintage engine's removal after the next tier's JUnit work was tried.
     vintage_checked: bool,
+    /// The journal of an earlier attempt of this job whose work may be reused.
+    prior: Option<Journal>,
 }
 
 impl Run<'_> {
@@ -545,6 +566,35 @@ impl Run<'_> {
         }
     }
 
+    /// The baseline an earlier attempt of this job recorded for the same untouched tree and
+    /// options, recorded again in this journal with where it came from; Maven is not run.
+    async fn reuse_baseline(&mut self, rule: &str) -> anyhow::Result<()> {
+        let t = Instant::now();
+        self.state.baseline_done = true;
+        let Some((entry, outcome)) = self.prior.as_ref().and_then(reusable_baseline) else {
+            return Ok(());
+        };
+        let (outcome, category, inputs) = (outcome.clone(), entry.category, entry.inputs.clone());
+        let known = format!(
+            "run {} entry {}: {}",
+            self.prior.as_ref().map_or("", |p| p.run_id.as_str()),
+            entry.seq,
+            entry.intent
+        );
+        self.state.baseline_unavailable = outcome.run.is_none();
+        self.record(
+            Stage::Baseline,
+            rule,
+            &known,
+            "reuse the baseline of an earlier attempt (same commit, same options); not rebuilt",
+            inputs,
+            StepResult::Built(Box::new(outcome)),
+            category,
+            t,
+        )
+        .await
+    }
+
     /// The untouched project cannot be built here: stop before any edit and say why.
     async fn unresolvable(
         &mut self,
@@ -809,6 +859,38 @@ impl Run<'_> {
         )
         .await
     }
+}
+
+/// The journal of run `id` when it was started with exactly these `options` (the same
+/// config, builds and dry run; the caller vouches for the same commit).
+async fn earlier_attempt(
+    store: &Store,
+    id: &str,
+    options: &serde_json::Value,
+) -> anyhow::Result<Option<Journal>> {
+    if store.run_options(id).await?.as_ref() != Some(options) {
+        return Ok(None);
+    }
+    Ok(Some(store.journal(id).await?.1))
+}
+
+/// An earlier attempt's baseline that stands for this run: it built (green or red), was
+/// neither cut by the time limit nor unable to resolve what the project needs (either may
+/// differ on another try).
+fn reusable_baseline(prior: &Journal) -> Option<(&Entry, &BuildOutcome)> {
+    prior
+        .entries
+        .iter()
+        .find_map(|e| match (&e.stage, &e.result) {
+            (Stage::Baseline, StepResult::Built(b))
+                if b.run
+                    .as_ref()
+                    .is_some_and(|r| !r.timed_out && failure::unresolvable(r).is_none()) =>
+            {
+                Some((e, b.as_ref()))
+            }
+            _ => None,
+        })
 }
 
 fn summarize(fp: &Fingerprint) -> Analysis {

@@ -5,6 +5,8 @@
 pub enum Step {
     Analyze,
     Baseline,
+    /// An earlier attempt of this job built the same untouched tree: its baseline stands.
+    ReuseBaseline,
     SkipBaseline,
     Plan,
     Execute,
@@ -29,6 +31,8 @@ pub struct State {
     pub build_enabled: bool,
     pub dry_run: bool,
     pub baseline_done: bool,
+    /// An earlier attempt of this job (same commit, same options) recorded a baseline.
+    pub baseline_reusable: bool,
     pub baseline_timed_out: bool,
     /// Maven could not run at all (missing, cannot start): validating would fail the same way.
     pub baseline_unavailable: bool,
@@ -98,6 +102,12 @@ pub fn next(s: &State) -> (Step, &'static str) {
     }
     if s.analysis_failed {
         return (Step::Classify, "R2:analysis failed, nothing safe to do");
+    }
+    if !s.baseline_done && s.build_enabled && s.baseline_reusable {
+        return (
+            Step::ReuseBaseline,
+            "R3r:an earlier attempt built the same untouched tree, reuse its baseline",
+        );
     }
     if !s.baseline_done {
         return if s.build_enabled {
@@ -226,6 +236,25 @@ mod tests {
                 Analyze, Baseline, Plan, Execute, Write, Validate, Classify, Done
             ]
         );
+    }
+
+    #[test]
+    fn a_resumed_run_reuses_the_baseline_an_earlier_attempt_recorded() {
+        let mut s = State {
+            analyzed: true,
+            build_enabled: true,
+            baseline_reusable: true,
+            ..Default::default()
+        };
+        assert_eq!(next(&s).0, Step::ReuseBaseline);
+        s.baseline_done = true;
+        assert_eq!(next(&s).0, Step::Plan);
+        let no_build = State {
+            analyzed: true,
+            baseline_reusable: true,
+            ..Default::default()
+        };
+        assert_eq!(next(&no_build).0, Step::SkipBaseline);
     }
 
     #[test]

@@ -207,6 +207,19 @@ impl Store {
             .collect()
     }
 
+    /// The options a run was started with (as `start_run` stored them), if the run exists.
+    pub async fn run_options(&self, id: &str) -> anyhow::Result<Option<serde_json::Value>> {
+        let row = sqlx::query("SELECT options FROM runs WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| {
+            let text: String = r.try_get("options")?;
+            Ok(serde_json::from_str(&text)?)
+        })
+        .transpose()
+    }
+
     /// Loads a run's journal; `id` may be a unique prefix.
     pub async fn journal(&self, id: &str) -> anyhow::Result<(RunRow, Journal)> {
         let runs: Vec<RunRow> = self

@@ -32,6 +32,9 @@ struct Checkpoint {
     pr_url: Option<String>,
     /// (migration, invariance) check run ids and the commit they are on.
     checks: Option<(u64, u64, String)>,
+    /// The engine run of the latest attempt and the commit it started from: a later
+    /// attempt on the same commit resumes from its journal.
+    run: Option<(String, String)>,
 }
 
 /// The job's publishing state, shared by the observer and the job.
@@ -374,7 +377,20 @@ async fn migrate(
     let day_ago = crate::store::now_ms() - 24 * 3600 * 1000;
     let spent_today = ctx.store.spend_since(installation_id, day_ago).await?;
     let config = ctx.settings.govern(config, spent_today);
-    let repo = publisher.lock().await.run.repo.clone();
+    let (repo, resume, run_id) = {
+        let mut p = publisher.lock().await;
+        let base = p.run.base_sha.clone();
+        let resume = p
+            .checkpoint
+            .run
+            .take()
+            .filter(|(_, at)| *at == base)
+            .map(|(id, _)| id);
+        let run_id = uuid::Uuid::new_v4().to_string();
+        p.checkpoint.run = Some((run_id.clone(), base));
+        p.save().await?;
+        (p.run.repo.clone(), resume, run_id)
+    };
     let opts = RunOptions {
         root: workdir.to_path_buf(),
         config,
@@ -397,6 +413,8 @@ async fn migrate(
         notices,
         // A human accepts the app's work by merging its PR; learning waits for that.
         learn_on_success: false,
+        run_id: Some(run_id),
+        resume,
     };
     let (stages_tx, mut stages_rx) = mpsc::unbounded_channel();
     let reporter = {
