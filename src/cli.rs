@@ -86,8 +86,15 @@ pub enum Command {
         format: String,
     },
     /// Replay a past run step by step from its journal: what was known, what was chosen
-    /// and by which rule, the evidence, the cost, and why it stopped.
-    Replay { run: String },
+    /// and by which rule, the evidence, the cost, and why it stopped. With `--execute DIR`
+    /// (the project as the run found it), the run is executed again against what it
+    /// recorded (builds, model answers, retrieval, the clock) and the new journal is
+    /// compared with the recorded one; exit 0 when they are the same, 1 with the differences.
+    Replay {
+        run: String,
+        #[arg(long, value_name = "DIR")]
+        execute: Option<PathBuf>,
+    },
     /// Describe the recipe catalog (built-in plus the project's own recipes).
     Recipes {
         #[command(subcommand)]
@@ -279,6 +286,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
                 learn_on_success: true,
                 run_id: None,
                 resume: None,
+                replay: None,
             };
             let mut progress = Progress::new(true);
             let journal = pipeline::run(&opts, &store, &mut progress).await?;
@@ -312,11 +320,59 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             }
             Ok(0)
         }
-        Command::Replay { run } => {
+        Command::Replay { run, execute: None } => {
             let store = open_store(cli.db).await?;
             let (_, journal) = store.journal(&run).await?;
             print!("{}", render::replay(&journal));
             Ok(0)
+        }
+        Command::Replay {
+            run,
+            execute: Some(root),
+        } => {
+            let store = open_store(cli.db).await?;
+            let (row, recorded) = store.journal(&run).await?;
+            let options = store
+                .run_options(&row.id)
+                .await?
+                .context("the run's options are not recorded")?;
+            let field = |k: &str| options.get(k).cloned().unwrap_or_default();
+            let opts = RunOptions {
+                root,
+                config: serde_json::from_value(field("config"))
+                    .context("the run's recorded config does not match this version")?,
+                build: field("build").as_bool().unwrap_or(true),
+                dry_run: field("dry_run").as_bool().unwrap_or(false),
+                isolation: None,
+                notices: serde_json::from_value(field("notices")).unwrap_or_default(),
+                learn_on_success: false,
+                run_id: None,
+                resume: None,
+                replay: Some(std::sync::Arc::new(
+                    pipeline::replay::Recording::from_journal(&recorded),
+                )),
+            };
+            let replayed = pipeline::run(&opts, &store, &mut Progress::new(false)).await?;
+            let differences = pipeline::replay::compare(&recorded, &replayed);
+            if differences.is_empty() {
+                println!(
+                    "replayed run {} as {}: the same journal, {} entries",
+                    recorded.run_id,
+                    replayed.run_id,
+                    replayed.entries.len()
+                );
+                return Ok(0);
+            }
+            println!(
+                "replayed run {} as {}: {} entries differ",
+                recorded.run_id,
+                replayed.run_id,
+                differences.len()
+            );
+            for d in &differences {
+                println!("{}", redact::redact(d));
+            }
+            Ok(1)
         }
         Command::Serve { no_worker } => run_app(true, !no_worker).await,
         Command::Worker => run_app(false, true).await,

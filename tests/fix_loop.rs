@@ -617,3 +617,68 @@ async fn wrong_answers_for_a_task_are_given_back_and_left_for_a_human() {
     assert!(retry.contains("cannot find symbol"), "{retry}");
     assert!(stderr.contains("left for a human"), "{stderr}");
 }
+
+/// The journal is the run's state: `replay --execute` runs a recorded fix-loop run again on
+/// a fresh copy of the project, against the recorded builds and model answer (no Maven, no
+/// model call), and produces the same journal; a recording altered by hand (the model's
+/// answer) produces a printed difference.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_recorded_fix_loop_run_replays_to_the_same_journal_and_an_altered_one_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = FakeLlm::default();
+    let base = fake.start().await;
+    fake.push(chat(FIX));
+    let repo = project(dir.path(), "Twice");
+    let (code, report, stderr) = migrate(dir.path(), &repo, &base).await;
+    assert_eq!(code, 0, "{stderr}\n{report}");
+    let run_id = report["run_id"].as_str().unwrap().to_string();
+    let db = dir.path().join("journal.db");
+    let replay = |copy: &str| {
+        let fresh_dir = dir.path().join(copy);
+        std::fs::create_dir_all(&fresh_dir).unwrap();
+        let fresh = project(&fresh_dir, "Twice");
+        let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
+            .arg("--db")
+            .arg(&db)
+            .args(["replay", &run_id, "--execute"])
+            .arg(&fresh)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            fresh,
+        )
+    };
+    let (code, stdout, fresh) = replay("same");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("the same journal"), "{stdout}");
+    assert_eq!(fake.received().len(), 1, "the replay called no model");
+    assert_eq!(
+        std::fs::read(fresh.join("src/main/java/com/example/calc/Twice.java")).unwrap(),
+        std::fs::read(repo.join("src/main/java/com/example/calc/Twice.java")).unwrap(),
+        "the replay leaves the tree the run left"
+    );
+
+    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
+        .await
+        .unwrap();
+    let altered = sqlx::query(
+        "UPDATE journal_entries SET entry = replace(entry, '\"answer\":{\"text\":\"FILE:', '\"answer\":{\"text\":\"Sure. FILE:') WHERE run_id = $1 AND instr(entry, '\"answer\":{\"text\":\"FILE:') > 0",
+    )
+    .bind(&run_id)
+    .execute(&pool)
+    .await
+    .unwrap();
+    assert_eq!(altered.rows_affected(), 1);
+    pool.close().await;
+    let (code, stdout, _) = replay("altered");
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains("entries differ"), "{stdout}");
+    // The refused answer sends the run down another path: retries, rollback, FAILURE.
+    assert!(
+        stdout.contains("\"outcome\":\"SUCCESS\"") && stdout.contains("\"outcome\":\"FAILURE\""),
+        "{stdout}"
+    );
+    assert!(stdout.contains("\"kind\":\"rolled_back\""), "{stdout}");
+}

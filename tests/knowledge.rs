@@ -132,6 +132,7 @@ mod learning {
                 diff: String::new(),
                 edits: edits.into(),
             },
+            answer: None,
         })))
     }
 

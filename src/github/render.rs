@@ -698,6 +698,7 @@ mod tests {
             result: FixResult::Rejected {
                 reason: "weakens tests".into(),
             },
+            answer: None,
         };
         let classified = OutcomeRecord {
             outcome: Outcome::Failure,

@@ -41,6 +41,19 @@ pub struct FixAttempt {
     #[serde(default)]
     pub search: Option<SearchRecord>,
     pub result: FixResult,
+    /// What the model answered, verbatim (redacted like every entry), when a model was
+    /// called: `replay --execute` serves it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<ModelAnswer>,
+}
+
+/// A model call's result as recorded.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum ModelAnswer {
+    Text(String),
+    /// The call failed; the error as it read.
+    Error(String),
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -12,6 +12,7 @@ pub mod http;
 pub mod openai;
 pub mod pricing;
 pub mod prompt;
+pub mod recorded;
 pub mod search;
 
 use std::time::Duration;
@@ -48,6 +49,9 @@ pub enum LlmError {
     Malformed(String),
     #[error("gave up after {attempts} attempts: {last}")]
     RetriesExhausted { attempts: u32, last: String },
+    /// A recorded call's error, replayed as it read.
+    #[error("{0}")]
+    Recorded(String),
 }
 
 impl LlmError {
@@ -114,6 +118,7 @@ fn default_retries() -> u32 {
 pub enum AnyProvider {
     OpenAi(openai::OpenAi),
     Anthropic(anthropic::Anthropic),
+    Recorded(recorded::Recorded),
 }
 
 impl AnyProvider {
@@ -136,12 +141,14 @@ impl Provider for AnyProvider {
         match self {
             Self::OpenAi(p) => p.model(),
             Self::Anthropic(p) => p.model(),
+            Self::Recorded(p) => p.model(),
         }
     }
     async fn complete(&self, request: &ChatRequest) -> Result<ChatResponse, LlmError> {
         match self {
             Self::OpenAi(p) => p.complete(request).await,
             Self::Anthropic(p) => p.complete(request).await,
+            Self::Recorded(p) => p.complete(request).await,
         }
     }
 }

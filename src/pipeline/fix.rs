@@ -14,7 +14,8 @@ use serde_json::json;
 
 use crate::journal::outcome::Outcome;
 use crate::journal::{
-    Category, FixAttempt, FixResult, Invariance, RetrievalRecord, SearchRecord, Stage, StepResult,
+    Category, FixAttempt, FixResult, Invariance, ModelAnswer, RetrievalRecord, SearchRecord, Stage,
+    StepResult,
 };
 use crate::knowledge::bm25::Index;
 use crate::knowledge::plan::{self, DowngradeReason, PlanKind, Query};
@@ -94,6 +95,7 @@ struct Provenance {
     model: Option<String>,
     usage: Option<crate::llm::Usage>,
     search: Option<SearchRecord>,
+    answer: Option<ModelAnswer>,
 }
 
 fn hash(text: &str) -> u64 {
@@ -237,6 +239,7 @@ impl Run<'_> {
                             model: None,
                             usage: None,
                             search: None,
+                            answer: None,
                         },
                         (blocks, out),
                         t,
@@ -315,12 +318,14 @@ impl Run<'_> {
                     kind: failure.kind,
                     reason: format!("the model gave no answer: {e}"),
                 });
+                self.pending_answer = Some(ModelAnswer::Error(e.to_string()));
                 return self
                     .no_answer(rule, attempt, Some(failure), &e.to_string(), t)
                     .await;
             }
         };
         self.pending_cost = m.cost_usd;
+        let answer = Some(ModelAnswer::Text(m.response.text.clone()));
         let model = Some(m.response.model.clone());
         let usage = Some(m.response.usage);
         let checked = edits::parse(&m.response.text).and_then(|blocks| {
@@ -351,6 +356,7 @@ impl Run<'_> {
                         model,
                         usage,
                         search: search_record,
+                        answer,
                     },
                     (blocks, out),
                     t,
@@ -373,6 +379,7 @@ impl Run<'_> {
                     usage,
                     search: search_record,
                     result: FixResult::Rejected { reason },
+                    answer,
                 };
                 self.record(
                     Stage::Fix,
@@ -483,6 +490,15 @@ impl Run<'_> {
     ) -> anyhow::Result<(Option<RetrievalRecord>, Option<(Example, f64)>)> {
         let started = Instant::now();
         let examples = self.store.examples().await?;
+        if let Some(recording) = &self.opts.replay {
+            // The recorded choice, and the example it names as the store holds it.
+            let record = recording.next_retrieval();
+            let best = record
+                .as_ref()
+                .and_then(|r| r.example.clone())
+                .and_then(|(id, c)| examples.iter().find(|e| e.id == id).map(|e| (e.clone(), c)));
+            return Ok((record, best));
+        }
         let docs: Vec<String> = examples
             .iter()
             .map(|e| format!("{} {}", e.signature, e.features))
@@ -758,6 +774,7 @@ impl Run<'_> {
             usage: from.usage,
             search: from.search,
             result: FixResult::Applied { files, diff, edits },
+            answer: from.answer,
         };
         self.record(
             Stage::Fix,
@@ -796,6 +813,7 @@ impl Run<'_> {
                 result: FixResult::NoAnswer {
                     reason: reason.into(),
                 },
+                answer: self.pending_answer.take(),
             })),
             None => StepResult::BuildSkipped {
                 reason: reason.into(),

@@ -366,6 +366,7 @@ impl Run<'_> {
                 diff,
                 edits: String::new(),
             },
+            answer: None,
         };
         self.record(
             Stage::Fix,

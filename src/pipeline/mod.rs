@@ -6,6 +6,7 @@ mod fix;
 mod handover;
 mod invariance;
 pub mod plan;
+pub mod replay;
 pub mod rollback;
 pub mod router;
 pub mod stuck;
@@ -57,6 +58,9 @@ pub struct RunOptions {
     /// An earlier attempt of the same job on the same commit: when it was started with the
     /// same options, what it completed is not redone (today its baseline).
     pub resume: Option<String>,
+    /// Replay: builds, model answers, retrieval and the clock come from this recording
+    /// (`replay --execute`), never from the world.
+    pub replay: Option<std::sync::Arc<replay::Recording>>,
 }
 
 /// Drives one run to its outcome. Errors returned here are failures of Uplift itself
@@ -72,20 +76,24 @@ pub async fn run<O: Observer>(
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     // Providers first: creating them registers their keys for redaction before anything
     // about this run is stored.
-    let llm = match &opts.config.llm {
-        Some(settings) => Some(AnyProvider::from_settings(settings)?),
-        None => None,
+    let llm = match (&opts.config.llm, &opts.replay) {
+        (Some(settings), Some(recording)) => {
+            Some(AnyProvider::Recorded(recording.provider(&settings.model)))
+        }
+        (Some(settings), None) => Some(AnyProvider::from_settings(settings)?),
+        (None, _) => None,
     };
+    let live = opts.replay.is_none();
     let search = match &opts.config.search {
-        Some(s) => Some(Tavily::from_settings(s)?),
-        None => None,
+        Some(s) if live => Some(Tavily::from_settings(s)?),
+        _ => None,
     };
     let embeddings = match &opts.config.embeddings {
-        Some(s) => Some(Embeddings::from_settings(s)?),
-        None => None,
+        Some(s) if live => Some(Embeddings::from_settings(s)?),
+        _ => None,
     };
     let options = crate::redact::redacted(
-        json!({"build": opts.build, "dry_run": opts.dry_run, "config": opts.config}),
+        json!({"build": opts.build, "dry_run": opts.dry_run, "config": opts.config, "notices": opts.notices}),
     )?;
     let prior = match &opts.resume {
         Some(id) => earlier_attempt(store, id, &options).await?,
@@ -129,6 +137,7 @@ pub async fn run<O: Observer>(
         ),
         fix: fix::FixLoop::default(),
         pending_cost: 0.0,
+        pending_answer: None,
         search,
         search_cache: search::Cache::default(),
         embeddings,
@@ -138,8 +147,10 @@ pub async fn run<O: Observer>(
         vintage_checked: false,
     };
     loop {
-        run.state.out_of_time =
-            run.started.elapsed() > Duration::from_secs(opts.config.budgets.max_wall_secs);
+        run.state.out_of_time = match &opts.replay {
+            Some(recording) => recording.clock_stops_at(run.journal.entries.len() as u32 + 1),
+            None => run.started.elapsed() > Duration::from_secs(opts.config.budgets.max_wall_secs),
+        };
         let current = run.handover.as_ref();
         run.state.handover_written = current.is_some_and(|c| c.written);
         run.state.handover_dirty = current.is_some_and(|c| c.dirty);
@@ -269,6 +280,8 @@ struct Run<'a> {
     fix: fix::FixLoop,
     /// Cost of the LLM call the next journal entry records.
     pending_cost: f64,
+    /// A failed model call's error, for the next fix-attempt entry.
+    pending_answer: Option<crate::journal::ModelAnswer>,
     search: Option<Tavily>,
     search_cache: search::Cache,
     /// Semantic vectors for hybrid/deep retrieval, when configured.
@@ -435,6 +448,9 @@ impl Run<'_> {
     /// baseline and validation. Failing test classes then run once more on their own, and
     /// a failure that does not repeat is recorded as flaky (`build::flaky`).
     async fn build(&self, jdk: &jdk::Jdk, properties: Vec<(String, String)>) -> BuildOutcome {
+        if let Some(recording) = &self.opts.replay {
+            return recording.next_build();
+        }
         let root = &self.opts.root;
         let mut outcome = BuildOutcome {
             jdk: Some(jdk.release),
@@ -821,7 +837,10 @@ impl Run<'_> {
                     .await;
             }
         };
-        let majors = tokio::task::block_in_place(|| classfile::majors(&root));
+        let majors = match &self.opts.replay {
+            Some(recording) => recording.next_majors(),
+            None => tokio::task::block_in_place(|| classfile::majors(&root)),
+        };
         let before_inventory = self
             .fingerprint
             .as_ref()

@@ -415,6 +415,7 @@ async fn migrate(
         learn_on_success: false,
         run_id: Some(run_id),
         resume,
+        replay: None,
     };
     let (stages_tx, mut stages_rx) = mpsc::unbounded_channel();
     let reporter = {
