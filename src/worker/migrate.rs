@@ -15,6 +15,7 @@ use super::{Context, Ended, MigrateRequest};
 use crate::build::sandbox::{HostAccess, Isolation};
 use crate::config::{Config, REPO_CONFIG_PATH};
 use crate::github::api::RepoApi;
+use crate::github::client::ApiError;
 use crate::github::render::{self, INVARIANCE_CHECK, MIGRATION_CHECK, Phase, RunContext};
 use crate::journal::Journal;
 use crate::pipeline::{self, RunOptions};
@@ -266,10 +267,14 @@ impl Publisher {
             repo.find_commit(commit)?.parent_id(0)?,
             &author,
         )?;
-        let parked = self.parked.clone().flatten();
+        let mut parked = self.parked.clone().flatten();
         if let Some(pr) = &parked {
-            self.api.set_pull_state(pr.number, "open").await?;
-            self.pr_open = true;
+            match self.api.set_pull_state(pr.number, "open").await {
+                Ok(()) => self.pr_open = true,
+                // Someone moved the branch or opened another PR meanwhile: a new PR instead.
+                Err(ApiError::Status { status: 422, .. }) => parked = None,
+                Err(e) => return Err(e.into()),
+            }
         }
         let head = self.push(&repo, commit, &remote, false)?;
         self.checkpoint.pushed = Some(head.clone());
@@ -299,10 +304,18 @@ impl Publisher {
             self.publish_pending(workdir, journal).await?;
         }
         if let Some(number) = self.checkpoint.pr {
-            let body = render::pr_body(journal, &self.run);
-            self.api
-                .update_pull(number, &render::pr_title(self.run.target), &body)
-                .await?;
+            let parked = self.parked.iter().flatten().any(|p| p.number == number);
+            if journal.restored_all() && self.pr_open {
+                // Closed by someone else meanwhile: theirs to explain, and never reopened.
+                let open = self.api.open_pull(&self.run.branch).await?;
+                self.pr_open = open.is_some_and(|p| p.number == number);
+            }
+            if !journal.restored_all() || self.pr_open || parked {
+                let body = render::pr_body(journal, &self.run);
+                self.api
+                    .update_pull(number, &render::pr_title(self.run.target), &body)
+                    .await?;
+            }
             if journal.restored_all() && self.pr_open {
                 self.api.set_pull_state(number, "closed").await?;
                 self.pr_open = false;
