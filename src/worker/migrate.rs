@@ -1,7 +1,7 @@
-//! One migration job: clone, run the engine, commit and push the branch, open or update the
-//! PR, and keep the status comment and both check runs current. Restart-safe: what was
-//! already published (comment, pushed commit, PR, check runs) is kept in the job's checkpoint
-//! and reused, and an identical tree is never pushed again.
+//! One migration job: clone, run the engine, commit and push the branch, open, update, close
+//! or reopen the PR, and keep the status comment and both check runs current. Restart-safe:
+//! what was already published (comment, pushed commit, PR, check runs) is kept in the job's
+//! checkpoint and reused, and an identical tree is never pushed again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -53,6 +53,8 @@ struct Publisher {
     pending: Option<git2::Oid>,
     /// Whether the PR in the checkpoint is open.
     pr_open: bool,
+    /// The migration branch when the job started.
+    start: RemoteBranch,
 }
 
 impl Publisher {
@@ -111,10 +113,13 @@ impl Publisher {
     }
 
     /// Commit, push (unless the same tree is already there), open or update the PR and put
-    /// the two check runs on the new head. While the branch's PR is one the app closed because
-    /// nothing could be kept (or when this commit keeps nothing and no PR is open), the commit
-    /// waits for [`Publisher::finish`]: nothing is pushed or reopened before the run knows it
-    /// keeps something, and the checks run on the branch's current head.
+    /// the two check runs on the new head: what a first run does, so that its PR shows the
+    /// validation. When the branch was already there when the job started, or its PR is one
+    /// the app closed because nothing could be kept, or this commit keeps nothing and no PR is
+    /// open, the commit waits for [`Publisher::finish`] instead and the checks run on the
+    /// branch's current head: a run whose result has the branch's tree pushes nothing, a PR
+    /// sees no intermediate (fix-loop, rolled-back) commit, and a closed one is reopened only
+    /// for a result that keeps something.
     async fn publish(
         &mut self,
         workdir: &Path,
@@ -143,9 +148,11 @@ impl Publisher {
             self.parked = Some(self.closed_by_app(&remote).await?);
         }
         let parked = self.parked.clone().flatten().filter(|_| open.is_none());
-        if parked.is_some() || (open.is_none() && journal.restored_all()) {
+        let existing = matches!(self.start, RemoteBranch::Ours { .. });
+        if existing || parked.is_some() || (open.is_none() && journal.restored_all()) {
             self.pending = Some(commit);
-            if let Some(pr) = parked {
+            self.pr_open = open.is_some();
+            if let Some(pr) = open.or(parked) {
                 self.checkpoint.pr = Some(pr.number);
                 self.checkpoint.pr_url = Some(pr.html_url.clone());
             }
@@ -163,21 +170,17 @@ impl Publisher {
         let pr = match open {
             Some(pr) => {
                 self.api.update_pull(pr.number, &title, &body).await?;
-                Some(pr)
+                pr
             }
-            // A run that keeps nothing opens no PR.
-            None if journal.restored_all() => None,
-            None => Some(
+            None => {
                 self.api
                     .create_pull(&title, &self.run.branch, &self.base_branch, &body)
-                    .await?,
-            ),
+                    .await?
+            }
         };
-        if let Some(pr) = pr {
-            self.checkpoint.pr = Some(pr.number);
-            self.checkpoint.pr_url = Some(pr.html_url.clone());
-            self.pr_open = true;
-        }
+        self.checkpoint.pr = Some(pr.number);
+        self.checkpoint.pr_url = Some(pr.html_url.clone());
+        self.pr_open = true;
         self.put_checks(&head).await?;
         self.save().await?;
         self.stage("validate").await
@@ -252,9 +255,10 @@ impl Publisher {
         Ok(())
     }
 
-    /// A commit that waited in [`Publisher::publish`] and keeps something: the PR the app
-    /// closed is reopened first (GitHub never reopens a PR whose branch was force-pushed while
-    /// it was closed), then the commit is pushed and the checks move to it.
+    /// The commit that waited in [`Publisher::publish`], published now: the PR the app closed
+    /// is reopened first for a result that keeps something (GitHub never reopens a PR whose
+    /// branch was force-pushed while it was closed), then the commit is pushed unless the
+    /// branch holds its tree, a PR is opened if there is none, and the checks move to the head.
     async fn publish_pending(&mut self, workdir: &Path, journal: &Journal) -> anyhow::Result<()> {
         let Some(commit) = self.pending.take() else {
             return Ok(());
@@ -267,18 +271,19 @@ impl Publisher {
             repo.find_commit(commit)?.parent_id(0)?,
             &author,
         )?;
-        let mut parked = self.parked.clone().flatten();
-        if let Some(pr) = &parked {
+        if !self.pr_open
+            && let Some(pr) = self.parked.clone().flatten()
+        {
             match self.api.set_pull_state(pr.number, "open").await {
                 Ok(()) => self.pr_open = true,
                 // Someone moved the branch or opened another PR meanwhile: a new PR instead.
-                Err(ApiError::Status { status: 422, .. }) => parked = None,
+                Err(ApiError::Status { status: 422, .. }) => {}
                 Err(e) => return Err(e.into()),
             }
         }
         let head = self.push(&repo, commit, &remote, false)?;
         self.checkpoint.pushed = Some(head.clone());
-        if parked.is_none() {
+        if !self.pr_open {
             let pr = self
                 .api
                 .create_pull(
@@ -296,27 +301,28 @@ impl Publisher {
         self.save().await
     }
 
-    /// Final PR body, completed checks and the final status comment. A PR whose run kept
-    /// nothing is closed, its body saying why; a waiting commit that keeps something is
-    /// published now.
+    /// Final PR body, completed checks and the final status comment. A waiting commit is
+    /// published if it keeps something, or if it is the restore an open PR needs; an open PR
+    /// whose run kept nothing is then closed, its body saying why.
     async fn finish(&mut self, workdir: &Path, journal: &Journal) -> anyhow::Result<()> {
-        if !journal.restored_all() {
+        let restored = journal.restored_all();
+        if restored && self.pr_open {
+            // Closed by someone else meanwhile: theirs to explain, and never reopened.
+            let open = self.api.open_pull(&self.run.branch).await?;
+            self.pr_open = open.is_some_and(|p| Some(p.number) == self.checkpoint.pr);
+        }
+        if !restored || self.pr_open {
             self.publish_pending(workdir, journal).await?;
         }
         if let Some(number) = self.checkpoint.pr {
             let parked = self.parked.iter().flatten().any(|p| p.number == number);
-            if journal.restored_all() && self.pr_open {
-                // Closed by someone else meanwhile: theirs to explain, and never reopened.
-                let open = self.api.open_pull(&self.run.branch).await?;
-                self.pr_open = open.is_some_and(|p| p.number == number);
-            }
-            if !journal.restored_all() || self.pr_open || parked {
+            if !restored || self.pr_open || parked {
                 let body = render::pr_body(journal, &self.run);
                 self.api
                     .update_pull(number, &render::pr_title(self.run.target), &body)
                     .await?;
             }
-            if journal.restored_all() && self.pr_open {
+            if restored && self.pr_open {
                 self.api.set_pull_state(number, "closed").await?;
                 self.pr_open = false;
             }
@@ -424,6 +430,7 @@ pub async fn run(
         parked: None,
         pending: None,
         pr_open: false,
+        start: remote.clone(),
     }));
     let result = migrate(
         ctx,
