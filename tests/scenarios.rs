@@ -416,6 +416,51 @@ async fn a_migration_that_keeps_nothing_closes_its_pr_and_a_retry_reopens_it() {
     .await;
 }
 
+/// An open migration PR whose next run keeps nothing (the default branch changed under it):
+/// the PR gets the restore, so it changes nothing, and the app closes it, declining nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_pr_whose_next_run_keeps_nothing_is_closed() {
+    let t = migrated().await;
+    let first = t.wait_for_migration().await;
+    t.push_to_branch(
+        "main",
+        &[(
+            "src/main/java/com/example/calc/Twice.java",
+            "package com.example.calc;\n\npublic class Twice {\n    public static int twice(int _) { return _ * 2; }\n}\n",
+        )],
+        "Dev",
+    )
+    .await;
+    t.comment("@uplift migrate --target 17").await;
+    let again = t
+        .wait_for_job(REPO, |j| j.id != first.id && j.state == "done")
+        .await;
+    assert_eq!(again.payload["requested_by"], "dev");
+    let check = t.wait_for_check(MIGRATION).await;
+    assert_eq!(check.conclusion.as_deref(), Some("failure"), "{check:#?}");
+    let state = t.state();
+    assert_eq!(state.pulls.len(), 1, "{:#?}", state.pulls);
+    let pull = &state.pulls[0];
+    assert_eq!((pull.number, pull.state.as_str()), (2, "closed"));
+    assert!(
+        pull.body
+            .as_deref()
+            .unwrap()
+            .starts_with("> **Closed by Uplift: nothing green could be kept.**")
+    );
+    let repo = git2::Repository::open_bare(t.bare()).unwrap();
+    let main = repo.find_reference("refs/heads/main").unwrap();
+    assert_eq!(branch_tree(&t), main.peel_to_tree().unwrap().id());
+    assert_eq!(check.head_sha, t.app.fake.branch_sha(REPO, BRANCH).unwrap());
+    t.wait_for_comment("the nothing-kept status", |b| {
+        b.contains("pull request https://github.com/acme/calc/pull/2 is closed")
+    })
+    .await;
+    assert_eq!(t.deliver_closed_by_app(2).await, 200);
+    t.settle_events().await;
+    assert!(!t.app.store.is_declined(REPO, 17).await.unwrap());
+}
+
 /// The tree at the head of the migration branch.
 fn branch_tree(t: &Tester) -> git2::Oid {
     git2::Repository::open_bare(t.bare())
