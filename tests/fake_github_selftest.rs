@@ -648,6 +648,86 @@ async fn pull_requests_follow_pushed_branches() {
     );
 }
 
+/// As on GitHub: a closed pull request no longer follows its branch, and it reopens only
+/// while its branch exists and still holds the commit it was closed with (a force-push while
+/// closed seals it), and only when no other open one has the same head and base.
+#[tokio::test]
+async fn a_closed_pull_request_reopens_as_on_github() {
+    let (fake, _source) = fake().await;
+    let token = token(&fake).await;
+    fake.add_issue(REPO, 1, "Existing issue");
+    let (_, repo) = get(&fake, &token, "/repos/acme/shop").await;
+    let closed_at = push_branch(repo["clone_url"].as_str().unwrap(), "uplift/java17");
+    let create = json!({"title": "Java 17", "head": "uplift/java17", "base": "main"});
+    let (status, _) = post(&fake, &token, "/repos/acme/shop/pulls", create.clone()).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let pull = "/repos/acme/shop/pulls/2";
+    let (status, _) = patch(&fake, &token, pull, json!({"state": "closed"})).await;
+    assert_eq!(status, StatusCode::OK);
+
+    let bare = fake
+        .state()
+        .repos
+        .iter()
+        .find(|r| r.full_name == REPO)
+        .unwrap()
+        .bare_path
+        .clone();
+    let git = git2::Repository::open_bare(&bare).unwrap();
+    let main = git.refname_to_id("refs/heads/main").unwrap();
+    let closed = git2::Oid::from_str(&closed_at).unwrap();
+    let move_branch = |to: git2::Oid| {
+        git.reference("refs/heads/uplift/java17", to, true, "test")
+            .unwrap();
+    };
+    let reopen = || patch(&fake, &token, pull, json!({"state": "open"}));
+    let message = |error: &Value| error["errors"][0]["message"].as_str().unwrap().to_owned();
+
+    // Recreated at main while closed (a force-push): sealed; the response keeps the old head.
+    move_branch(main);
+    let (_, shown) = get(&fake, &token, pull).await;
+    assert_eq!(shown["head"]["sha"].as_str(), Some(closed_at.as_str()));
+    let (status, error) = reopen().await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        message(&error),
+        "state cannot be changed. The uplift/java17 branch was force-pushed or recreated."
+    );
+    git.find_reference("refs/heads/uplift/java17")
+        .unwrap()
+        .delete()
+        .unwrap();
+    let (status, error) = reopen().await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        message(&error),
+        "state cannot be changed. The uplift/java17 branch has been deleted."
+    );
+
+    // Back at the commit it was closed with: another open PR from the branch blocks it.
+    move_branch(closed);
+    let (status, _) = post(&fake, &token, "/repos/acme/shop/pulls", create).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let (status, error) = reopen().await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        message(&error),
+        "A pull request already exists for acme:uplift/java17."
+    );
+    let (status, _) = patch(
+        &fake,
+        &token,
+        "/repos/acme/shop/pulls/3",
+        json!({"state": "closed"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, reopened) = reopen().await;
+    assert_eq!(status, StatusCode::OK, "{reopened}");
+    assert_eq!(reopened["state"].as_str(), Some("open"));
+    assert_eq!(reopened["head"]["sha"].as_str(), Some(closed_at.as_str()));
+}
+
 #[tokio::test]
 async fn check_runs_validate_and_record_transitions() {
     let (fake, _source) = fake().await;

@@ -288,7 +288,9 @@ async fn check_run_buttons_cancel_and_rerun() {
     assert_eq!(check.head_sha, running.head_sha);
 }
 
-/// `retry` after a run that failed runs the same request again, on the same PR.
+/// `retry` after a run that failed runs the same request again, on the same PR. Its result
+/// (nothing kept, like the first run's) is the tree already on the branch: nothing is pushed,
+/// the new checks run on the same head and the PR the first run closed stays closed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retry_after_a_failed_run() {
     let t = Tester::start("underscore-identifier").await;
@@ -304,7 +306,7 @@ async fn retry_after_a_failed_run() {
         )
     );
     let first = t.wait_for_migration().await;
-    let tree = branch_tree(&t);
+    let pushed = branch_commits(&t.bare(), BRANCH);
 
     let id = t.comment("@uplift retry").await;
     let again = t
@@ -314,11 +316,149 @@ async fn retry_after_a_failed_run() {
     assert_eq!(again.payload["comment_id"], id);
     let check = t.wait_for_check(MIGRATION).await;
     assert_ne!(check.id, failed.id, "a new run, new checks");
+    assert_eq!(check.conclusion.as_deref(), Some("failure"), "{check:#?}");
     let state = t.state();
     assert_eq!(state.pulls.len(), 1, "the PR is reused");
-    assert_eq!(branch_tree(&t), tree, "the same result");
-    assert_eq!(check.head_sha, t.app.fake.branch_sha(REPO, BRANCH).unwrap());
+    assert_eq!(state.pulls[0].state, "closed", "nothing kept: not reopened");
+    assert_eq!(
+        branch_commits(&t.bare(), BRANCH),
+        pushed,
+        "the same tree is not pushed again"
+    );
+    assert_eq!(check.head_sha, failed.head_sha, "checks on the same head");
     assert_eq!(reactions(&state, id), ["eyes", "rocket"]);
+}
+
+/// A migration where nothing green can be kept gives every file back its original bytes, so
+/// the PR it opened would change nothing: the app closes it, its body and the status comment
+/// saying why. That close is no person's decline (its webhook is ignored at the edge): the
+/// target is still proposed on the next config push, and that run (keeping nothing again)
+/// pushes nothing and leaves the PR closed. Once the code is fixed, `retry` keeps the
+/// migration and reopens the same PR instead of opening a second one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_migration_that_keeps_nothing_closes_its_pr_and_a_retry_reopens_it() {
+    let t = Tester::start("underscore-identifier").await;
+    t.comment("@uplift migrate --target 17").await;
+    let failed = t.wait_for_check(MIGRATION).await;
+    assert_eq!(failed.conclusion.as_deref(), Some("failure"), "{failed:#?}");
+    let first = t.wait_for_migration().await;
+    assert_eq!(first.state, "done", "{first:?}");
+    let state = t.state();
+    let pull = state.pull(REPO, 2).unwrap();
+    assert_eq!((pull.state.as_str(), pull.merged), ("closed", false));
+    snapshot!("nothing_kept_pr_body", pull.body.clone().unwrap());
+    let status = t
+        .wait_for_comment("the nothing-kept status", |b| {
+            b.contains("Nothing green could be kept")
+        })
+        .await;
+    snapshot!("nothing_kept_status_comment", status.body);
+    let repo = git2::Repository::open_bare(t.bare()).unwrap();
+    let main = repo.find_reference("refs/heads/main").unwrap();
+    assert_eq!(
+        branch_tree(&t),
+        main.peel_to_tree().unwrap().id(),
+        "the closed PR changes nothing"
+    );
+    let pushed = branch_commits(&t.bare(), BRANCH);
+    assert_eq!(failed.head_sha, pushed[0].0);
+
+    // GitHub reports the app's own close like a person's: it is ignored, nothing is declined.
+    let events = t.app.event_jobs().await;
+    assert_eq!(t.deliver_closed_by_app(2).await, 200);
+    t.settle_events().await;
+    assert_eq!(t.app.event_jobs().await, events, "nothing queued for it");
+    assert!(!t.app.store.is_declined(REPO, 17).await.unwrap());
+    assert_eq!(push_config(&t).await.as_deref(), Some("success"));
+    let proposed = t
+        .wait_for_job(REPO, |j| j.id != first.id && j.state == "done")
+        .await;
+    assert_eq!(proposed.payload["requested_by"], "config");
+    let check = t.wait_for_check(MIGRATION).await;
+    assert_ne!(check.id, failed.id);
+    assert_eq!(check.head_sha, failed.head_sha, "checks on the same head");
+    assert_eq!(branch_commits(&t.bare(), BRANCH), pushed, "nothing pushed");
+    let state = t.state();
+    assert_eq!(state.pulls.len(), 1);
+    assert_eq!(state.pulls[0].state, "closed");
+
+    // The code is fixed; `retry` keeps the migration and reopens PR #2.
+    t.push_to_branch(
+        "main",
+        &[(
+            "src/main/java/com/example/calc/Twice.java",
+            "package com.example.calc;\n\npublic class Twice {\n    public static int twice(int n) { return n * 2; }\n}\n",
+        )],
+        "Dev",
+    )
+    .await;
+    t.comment("@uplift retry").await;
+    let kept = t
+        .wait_for_job(REPO, |j| {
+            j.id != first.id && j.id != proposed.id && j.state == "done"
+        })
+        .await;
+    assert_eq!(kept.payload["target"], 17);
+    let check = t.wait_for_check(MIGRATION).await;
+    assert_eq!(check.conclusion.as_deref(), Some("success"), "{check:#?}");
+    let state = t.state();
+    assert_eq!(state.pulls.len(), 1, "no second PR: {:#?}", state.pulls);
+    let pull = &state.pulls[0];
+    assert_eq!((pull.number, pull.state.as_str()), (2, "open"));
+    let body = pull.body.clone().unwrap();
+    assert!(!body.contains("Closed by Uplift"), "{body}");
+    let head = t.app.fake.branch_sha(REPO, BRANCH).unwrap();
+    assert_eq!(check.head_sha, head);
+    assert!(file_on_branch(&t.bare(), BRANCH, "pom.xml").contains("junit-jupiter"));
+    t.wait_for_comment("the reopened status", |b| {
+        b.contains("Pull request: https://github.com/acme/calc/pull/2") && b.contains("SUCCESS")
+    })
+    .await;
+}
+
+/// An open migration PR whose next run keeps nothing (the default branch changed under it):
+/// the PR gets the restore, so it changes nothing, and the app closes it, declining nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_pr_whose_next_run_keeps_nothing_is_closed() {
+    let t = migrated().await;
+    let first = t.wait_for_migration().await;
+    t.push_to_branch(
+        "main",
+        &[(
+            "src/main/java/com/example/calc/Twice.java",
+            "package com.example.calc;\n\npublic class Twice {\n    public static int twice(int _) { return _ * 2; }\n}\n",
+        )],
+        "Dev",
+    )
+    .await;
+    t.comment("@uplift migrate --target 17").await;
+    let again = t
+        .wait_for_job(REPO, |j| j.id != first.id && j.state == "done")
+        .await;
+    assert_eq!(again.payload["requested_by"], "dev");
+    let check = t.wait_for_check(MIGRATION).await;
+    assert_eq!(check.conclusion.as_deref(), Some("failure"), "{check:#?}");
+    let state = t.state();
+    assert_eq!(state.pulls.len(), 1, "{:#?}", state.pulls);
+    let pull = &state.pulls[0];
+    assert_eq!((pull.number, pull.state.as_str()), (2, "closed"));
+    assert!(
+        pull.body
+            .as_deref()
+            .unwrap()
+            .starts_with("> **Closed by Uplift: nothing green could be kept.**")
+    );
+    let repo = git2::Repository::open_bare(t.bare()).unwrap();
+    let main = repo.find_reference("refs/heads/main").unwrap();
+    assert_eq!(branch_tree(&t), main.peel_to_tree().unwrap().id());
+    assert_eq!(check.head_sha, t.app.fake.branch_sha(REPO, BRANCH).unwrap());
+    t.wait_for_comment("the nothing-kept status", |b| {
+        b.contains("pull request https://github.com/acme/calc/pull/2 is closed")
+    })
+    .await;
+    assert_eq!(t.deliver_closed_by_app(2).await, 200);
+    t.settle_events().await;
+    assert!(!t.app.store.is_declined(REPO, 17).await.unwrap());
 }
 
 /// The tree at the head of the migration branch.

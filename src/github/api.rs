@@ -51,6 +51,14 @@ pub struct PullRequest {
     pub number: u64,
     pub html_url: String,
     pub head: Ref,
+    /// `open` or `closed`.
+    #[serde(default)]
+    pub state: String,
+    #[serde(default)]
+    pub body: Option<String>,
+    /// Set when the pull request was merged (list responses carry no `merged`).
+    #[serde(default)]
+    pub merged_at: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -310,6 +318,31 @@ impl RepoApi {
             )
             .await?;
         Ok(prs.into_iter().next())
+    }
+
+    /// The newest closed pull request from `branch`, merged or not.
+    pub async fn closed_pull(&self, branch: &str) -> Result<Option<PullRequest>, ApiError> {
+        let owner = self.repo.split('/').next().unwrap_or_default();
+        let prs: Vec<PullRequest> = self
+            .call(
+                Method::GET,
+                &self.path(&format!(
+                    "pulls?state=closed&head={owner}:{branch}&sort=created&direction=desc&per_page=1"
+                )),
+                None,
+            )
+            .await?;
+        Ok(prs.into_iter().next())
+    }
+
+    /// Closes or reopens pull request `number` (`state`: `open` or `closed`).
+    pub async fn set_pull_state(&self, number: u64, state: &str) -> Result<(), ApiError> {
+        self.send(
+            Method::PATCH,
+            &self.path(&format!("pulls/{number}")),
+            &json!({ "state": state }),
+        )
+        .await
     }
 
     pub async fn create_pull(

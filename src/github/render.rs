@@ -44,6 +44,42 @@ pub fn status_marker(job_id: &str) -> String {
     format!("<!-- uplift:status job={job_id} -->")
 }
 
+/// In the body of a pull request the app closed because nothing green could be kept: the
+/// mark by which a later run knows it may reopen it (a person's close is never undone).
+pub const CLOSED_MARKER: &str = "<!-- uplift:closed nothing-kept -->";
+
+/// Why nothing could be kept, from the never-red tier's rounds: the reason everything was
+/// taken back, and each file taken back before that with the error that named it.
+fn nothing_kept_reasons(journal: &Journal) -> String {
+    let mut reasons: Vec<String> = journal
+        .rollbacks()
+        .filter_map(|r| r.reason.clone())
+        .collect();
+    reasons.extend(
+        journal
+            .kept_files()
+            .iter()
+            .map(|(path, why)| format!("`{}`: {why}", path.display())),
+    );
+    if reasons.is_empty() {
+        reasons.push("the migrated build was red".into());
+    }
+    reasons.join("; ")
+}
+
+/// The note heading the body of a pull request closed because nothing green could be kept.
+fn closed_note(journal: &Journal, ctx: &RunContext) -> String {
+    format!(
+        "> **Closed by Uplift: nothing green could be kept.** Every file this run changed is back \
+         to exactly what it was, so this pull request changes nothing. Why: {}.\n>\n\
+         > `@{slug} retry` (or `@{slug} migrate --target {target}`) runs the migration again; a run \
+         that keeps something reopens this pull request.\n\n{CLOSED_MARKER}\n\n",
+        nothing_kept_reasons(journal),
+        slug = ctx.slug,
+        target = ctx.target,
+    )
+}
+
 pub fn pr_title(target: u32) -> String {
     format!("Migrate to Java {target} (Uplift)")
 }
@@ -345,8 +381,12 @@ fn limits_section(journal: &Journal) -> String {
     md
 }
 
+/// The PR body; when nothing green could be kept it opens with why the app closes it.
 pub fn pr_body(journal: &Journal, ctx: &RunContext) -> String {
     let mut md = String::new();
+    if journal.restored_all() {
+        md.push_str(&closed_note(journal, ctx));
+    }
     let _ = writeln!(md, "{}\n", outcome_line(journal));
     let _ = writeln!(md, "{}", summary_table(journal, ctx));
     let limits = limits_section(journal);
@@ -584,8 +624,29 @@ pub fn status_comment(
                 let (_, verdict) = invariance_verdict(j);
                 let _ = writeln!(md, "Test invariance: {verdict}\n");
             }
-            if let Some(url) = pr_url {
-                let _ = writeln!(md, "Pull request: {url}");
+            let nothing_kept = journal.filter(|j| j.restored_all());
+            match (pr_url, nothing_kept) {
+                (Some(url), Some(j)) => {
+                    let _ = writeln!(
+                        md,
+                        "Nothing green could be kept, so nothing is proposed: pull request {url} is \
+                         closed. Why: {}.\n\n`@{slug} retry` runs it again and reopens the pull \
+                         request when a run keeps something.",
+                        nothing_kept_reasons(j)
+                    );
+                }
+                (None, Some(j)) => {
+                    let _ = writeln!(
+                        md,
+                        "Nothing green could be kept, so no pull request is opened. Why: {}.\n\n\
+                         `@{slug} retry` runs it again.",
+                        nothing_kept_reasons(j)
+                    );
+                }
+                (Some(url), None) => {
+                    let _ = writeln!(md, "Pull request: {url}");
+                }
+                (None, None) => {}
             }
         }
         Phase::DryRun { diff } => {

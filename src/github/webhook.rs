@@ -155,6 +155,8 @@ struct PullRequestPayload {
     installation: Option<InstallationRef>,
     repository: RepoRef,
     pull_request: PullRequest,
+    /// Who closed it.
+    sender: Option<User>,
 }
 #[derive(Deserialize)]
 struct PullRequest {
@@ -286,6 +288,12 @@ pub fn parse(event: &str, body: &[u8], app_slug: &str) -> Result<Parsed, Malform
             {
                 return ignored("not a migration branch");
             }
+            // The app closes a PR whose run kept nothing; that is no person's decline.
+            if p.sender
+                .is_some_and(|u| u.login == format!("{app_slug}[bot]"))
+            {
+                return ignored("closed by this app");
+            }
             Event::PullRequestClosed {
                 installation: installation_id(p.installation, event)?,
                 repo: p.repository.full_name,
@@ -412,6 +420,62 @@ mod tests {
             parse("star", b"{}", "uplift").unwrap(),
             Parsed::Ignored(_)
         ));
+    }
+
+    fn closed(head_ref: &str, sender: &str, sender_type: &str) -> Vec<u8> {
+        serde_json::json!({
+            "action": "closed",
+            "number": 2,
+            "installation": {"id": 7},
+            "repository": {"full_name": "o/r", "default_branch": "main"},
+            "pull_request": {"number": 2, "state": "closed", "merged": false,
+                             "head": {"ref": head_ref, "sha": "abc"}},
+            "sender": {"login": sender, "type": sender_type},
+        })
+        .to_string()
+        .into_bytes()
+    }
+
+    #[test]
+    fn a_migration_pr_closed_by_the_app_itself_is_no_decline() {
+        let own = parse(
+            "pull_request",
+            &closed("uplift/java-17", "uplift[bot]", "Bot"),
+            "uplift",
+        );
+        match own.unwrap() {
+            Parsed::Ignored(why) => assert!(why.contains("closed by this app"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+        let person = parse(
+            "pull_request",
+            &closed("uplift/java-17", "ann", "User"),
+            "uplift",
+        );
+        assert!(matches!(
+            person.unwrap(),
+            Parsed::Event(Event::PullRequestClosed {
+                number: 2,
+                merged: false,
+                ..
+            })
+        ));
+        // Another app's bot closing our PR is not us.
+        let other = parse(
+            "pull_request",
+            &closed("uplift/java-17", "stale[bot]", "Bot"),
+            "uplift",
+        );
+        assert!(matches!(
+            other.unwrap(),
+            Parsed::Event(Event::PullRequestClosed { .. })
+        ));
+        let feature = parse(
+            "pull_request",
+            &closed("feature", "uplift[bot]", "Bot"),
+            "uplift",
+        );
+        assert!(matches!(feature.unwrap(), Parsed::Ignored(_)));
     }
 
     #[test]

@@ -1,7 +1,7 @@
-//! One migration job: clone, run the engine, commit and push the branch, open or update the
-//! PR, and keep the status comment and both check runs current. Restart-safe: what was
-//! already published (comment, pushed commit, PR, check runs) is kept in the job's checkpoint
-//! and reused, and an identical tree is never pushed again.
+//! One migration job: clone, run the engine, commit and push the branch, open, update, close
+//! or reopen the PR, and keep the status comment and both check runs current. Restart-safe:
+//! what was already published (comment, pushed commit, PR, check runs) is kept in the job's
+//! checkpoint and reused, and an identical tree is never pushed again.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,6 +15,7 @@ use super::{Context, Ended, MigrateRequest};
 use crate::build::sandbox::{HostAccess, Isolation};
 use crate::config::{Config, REPO_CONFIG_PATH};
 use crate::github::api::RepoApi;
+use crate::github::client::ApiError;
 use crate::github::render::{self, INVARIANCE_CHECK, MIGRATION_CHECK, Phase, RunContext};
 use crate::journal::Journal;
 use crate::pipeline::{self, RunOptions};
@@ -48,6 +49,15 @@ struct Publisher {
     base_branch: String,
     checkpoint: Checkpoint,
     started: Instant,
+    /// Looked up at the first publish when no PR is open: the PR the app closed because an
+    /// earlier run kept nothing, if it can be reopened.
+    parked: Option<Option<crate::github::api::PullRequest>>,
+    /// A commit not pushed yet (see [`Publisher::publish`]).
+    pending: Option<git2::Oid>,
+    /// Whether the PR in the checkpoint is open.
+    pr_open: bool,
+    /// The migration branch when the job started.
+    start: RemoteBranch,
 }
 
 impl Publisher {
@@ -106,7 +116,13 @@ impl Publisher {
     }
 
     /// Commit, push (unless the same tree is already there), open or update the PR and put
-    /// the two check runs on the new head.
+    /// the two check runs on the new head: what a first run does, so that its PR shows the
+    /// validation. When the branch was already there when the job started, or its PR is one
+    /// the app closed because nothing could be kept, or this commit keeps nothing and no PR is
+    /// open, the commit waits for [`Publisher::finish`] instead and the checks run on the
+    /// branch's current head: a run whose result has the branch's tree pushes nothing, a PR
+    /// sees no intermediate (fix-loop, rolled-back) commit, and a closed one is reopened only
+    /// for a result that keeps something.
     async fn publish(
         &mut self,
         workdir: &Path,
@@ -130,29 +146,31 @@ impl Publisher {
             repo.find_commit(commit)?.parent_id(0)?,
             &author,
         )?;
-        let head = match remote {
-            RemoteBranch::Ours { head } if workspace::same_tree(&repo, head, commit)? => head,
-            _ => {
-                let branch = self.run.branch.clone();
-                let token = self.api.token.clone();
-                tokio::task::block_in_place(|| {
-                    workspace::push(
-                        &repo,
-                        &token,
-                        &branch,
-                        commit,
-                        force || remote != RemoteBranch::Absent,
-                    )
-                })?;
-                commit
-            }
+        let open = self.api.open_pull(&self.run.branch).await?;
+        if open.is_none() && self.parked.is_none() {
+            self.parked = Some(self.closed_by_app(&remote).await?);
         }
-        .to_string();
+        let parked = self.parked.clone().flatten().filter(|_| open.is_none());
+        let existing = matches!(self.start, RemoteBranch::Ours { .. });
+        if existing || parked.is_some() || (open.is_none() && journal.restored_all()) {
+            self.pending = Some(commit);
+            self.pr_open = open.is_some();
+            if let Some(pr) = open.or(parked) {
+                self.checkpoint.pr = Some(pr.number);
+                self.checkpoint.pr_url = Some(pr.html_url.clone());
+            }
+            if let RemoteBranch::Ours { head } | RemoteBranch::Edited { head, .. } = remote {
+                self.put_checks(&head.to_string()).await?;
+            }
+            self.save().await?;
+            return self.stage("validate").await;
+        }
+        let head = self.push(&repo, commit, &remote, force)?;
         self.checkpoint.pushed = Some(head.clone());
         self.save().await?;
         let body = render::pr_body(journal, &self.run);
         let title = render::pr_title(self.run.target);
-        let pr = match self.api.open_pull(&self.run.branch).await? {
+        let pr = match open {
             Some(pr) => {
                 self.api.update_pull(pr.number, &title, &body).await?;
                 pr
@@ -165,33 +183,152 @@ impl Publisher {
         };
         self.checkpoint.pr = Some(pr.number);
         self.checkpoint.pr_url = Some(pr.html_url.clone());
-        if self.checkpoint.checks.as_ref().is_none_or(|c| c.2 != head) {
-            // A fix-loop commit replaces the head: the old checks end neutral, not pending.
-            if let Some((m, i, _)) = self.checkpoint.checks.clone() {
-                for (id, name) in [(m, MIGRATION_CHECK), (i, INVARIANCE_CHECK)] {
-                    let done = render::check_superseded(name, &self.run, &head);
-                    self.api.update_check(id, &done).await?;
-                }
-            }
-            let mut ids = Vec::new();
-            for name in [MIGRATION_CHECK, INVARIANCE_CHECK] {
-                let mut run = render::check_in_progress(name, &self.run, Some(&head), "queued", 0);
-                run.status = crate::github::api::CheckStatus::Queued;
-                ids.push(self.api.create_check(&run).await?);
-            }
-            self.checkpoint.checks = Some((ids[0], ids[1], head));
-        }
+        self.pr_open = true;
+        self.put_checks(&head).await?;
         self.save().await?;
         self.stage("validate").await
     }
 
-    /// Final PR body, completed checks and the final status comment.
-    async fn finish(&mut self, journal: &Journal) -> anyhow::Result<()> {
-        if let Some(number) = self.checkpoint.pr {
-            let body = render::pr_body(journal, &self.run);
-            self.api
-                .update_pull(number, &render::pr_title(self.run.target), &body)
+    /// Pushes `commit` unless the branch already holds the same tree; returns the head.
+    fn push(
+        &self,
+        repo: &git2::Repository,
+        commit: git2::Oid,
+        remote: &RemoteBranch,
+        force: bool,
+    ) -> anyhow::Result<String> {
+        Ok(match remote {
+            RemoteBranch::Ours { head } if workspace::same_tree(repo, *head, commit)? => *head,
+            _ => {
+                let token = self.api.token.clone();
+                tokio::task::block_in_place(|| {
+                    workspace::push(
+                        repo,
+                        &token,
+                        &self.run.branch,
+                        commit,
+                        force || *remote != RemoteBranch::Absent,
+                    )
+                })?;
+                commit
+            }
+        }
+        .to_string())
+    }
+
+    /// The PR the app closed on an earlier run because nothing could be kept, while it can be
+    /// reopened: unmerged, and its branch still at the commit it was closed with.
+    async fn closed_by_app(
+        &self,
+        remote: &RemoteBranch,
+    ) -> anyhow::Result<Option<crate::github::api::PullRequest>> {
+        let RemoteBranch::Ours { head } = remote else {
+            return Ok(None);
+        };
+        let pr = self.api.closed_pull(&self.run.branch).await?;
+        Ok(pr.filter(|pr| {
+            pr.merged_at.is_none()
+                && pr.head.sha == head.to_string()
+                && pr
+                    .body
+                    .as_deref()
+                    .is_some_and(|b| b.contains(render::CLOSED_MARKER))
+        }))
+    }
+
+    /// Both check runs on `head`, created anew when the head changed (the old ones end
+    /// neutral, not pending).
+    async fn put_checks(&mut self, head: &str) -> anyhow::Result<()> {
+        if self.checkpoint.checks.as_ref().is_some_and(|c| c.2 == head) {
+            return Ok(());
+        }
+        if let Some((m, i, _)) = self.checkpoint.checks.clone() {
+            for (id, name) in [(m, MIGRATION_CHECK), (i, INVARIANCE_CHECK)] {
+                let done = render::check_superseded(name, &self.run, head);
+                self.api.update_check(id, &done).await?;
+            }
+        }
+        let mut ids = Vec::new();
+        for name in [MIGRATION_CHECK, INVARIANCE_CHECK] {
+            let mut run = render::check_in_progress(name, &self.run, Some(head), "queued", 0);
+            run.status = crate::github::api::CheckStatus::Queued;
+            ids.push(self.api.create_check(&run).await?);
+        }
+        self.checkpoint.checks = Some((ids[0], ids[1], head.to_string()));
+        Ok(())
+    }
+
+    /// The commit that waited in [`Publisher::publish`], published now: the PR the app closed
+    /// is reopened first for a result that keeps something (GitHub never reopens a PR whose
+    /// branch was force-pushed while it was closed), then the commit is pushed unless the
+    /// branch holds its tree, a PR is opened if there is none, and the checks move to the head.
+    async fn publish_pending(&mut self, workdir: &Path, journal: &Journal) -> anyhow::Result<()> {
+        let Some(commit) = self.pending.take() else {
+            return Ok(());
+        };
+        let repo = git2::Repository::open(workdir)?;
+        let author = Author::for_app(&self.run.slug);
+        let remote = workspace::remote_branch(
+            &repo,
+            &self.run.branch,
+            repo.find_commit(commit)?.parent_id(0)?,
+            &author,
+        )?;
+        if !self.pr_open
+            && let Some(pr) = self.parked.clone().flatten()
+        {
+            match self.api.set_pull_state(pr.number, "open").await {
+                Ok(()) => self.pr_open = true,
+                // Someone moved the branch or opened another PR meanwhile: a new PR instead.
+                Err(ApiError::Status { status: 422, .. }) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let head = self.push(&repo, commit, &remote, false)?;
+        self.checkpoint.pushed = Some(head.clone());
+        if !self.pr_open {
+            let pr = self
+                .api
+                .create_pull(
+                    &render::pr_title(self.run.target),
+                    &self.run.branch,
+                    &self.base_branch,
+                    &render::pr_body(journal, &self.run),
+                )
                 .await?;
+            self.checkpoint.pr = Some(pr.number);
+            self.checkpoint.pr_url = Some(pr.html_url);
+            self.pr_open = true;
+        }
+        self.put_checks(&head).await?;
+        self.save().await
+    }
+
+    /// Final PR body, completed checks and the final status comment. A waiting commit is
+    /// published if it keeps something, or if it is the restore an open PR needs; an open PR
+    /// whose run kept nothing is then closed, its body saying why.
+    async fn finish(&mut self, workdir: &Path, journal: &Journal) -> anyhow::Result<()> {
+        let restored = journal.restored_all();
+        if restored && self.pr_open {
+            // Closed by someone else meanwhile: theirs to explain, and never reopened.
+            let open = self.api.open_pull(&self.run.branch).await?;
+            self.pr_open = open.is_some_and(|p| Some(p.number) == self.checkpoint.pr);
+        }
+        if !restored || self.pr_open {
+            self.publish_pending(workdir, journal).await?;
+        }
+        if let Some(number) = self.checkpoint.pr {
+            let parked = self.parked.iter().flatten().any(|p| p.number == number);
+            if !restored || self.pr_open || parked {
+                let body = render::pr_body(journal, &self.run);
+                self.api
+                    .update_pull(number, &render::pr_title(self.run.target), &body)
+                    .await?;
+            }
+            if restored && self.pr_open {
+                self.api.set_pull_state(number, "closed").await?;
+                self.pr_open = false;
+            }
         }
         if let Some((m, i, _)) = self.checkpoint.checks.clone() {
             let details = self.checkpoint.pr_url.clone().unwrap_or_default();
@@ -293,6 +430,10 @@ pub async fn run(
         base_branch: info.default_branch.clone(),
         checkpoint,
         started: Instant::now(),
+        parked: None,
+        pending: None,
+        pr_open: false,
+        start: remote.clone(),
     }));
     let result = migrate(
         ctx,
@@ -478,7 +619,7 @@ async fn migrate(
             format!("{outcome} (dry run)"),
         ));
     }
-    p.finish(&journal).await?;
+    p.finish(workdir, &journal).await?;
     Ok(Ended::Finished(
         FinalState::Done,
         format!("{outcome} run {}", journal.run_id),

@@ -7,7 +7,8 @@
 //! Served: `GET /app`, `GET /app/installations/{id}`, `POST /app/installations/{id}/access_tokens`;
 //! under `/repos/{owner}/{repo}`: the repository, `collaborators/{user}/permission`,
 //! `contents/{path}`, issue comments (list, create, get, update, reactions), pulls (list, create,
-//! get, update) and check runs (create, get, update). Anything else is a 404 marked `unrouted` in
+//! get, update; a closed one keeps the head it was closed with and reopens only while its branch
+//! exists and still holds that commit, as on GitHub) and check runs (create, get, update). Anything else is a 404 marked `unrouted` in
 //! the request log. A renamed repository's old name is redirected (301 for GET, 307 otherwise);
 //! rate limits are answered on request (`throttle_next`, `exhaust_next`).
 //!
@@ -164,7 +165,8 @@ pub struct PullRequest {
     pub title: String,
     pub body: Option<String>,
     pub head_ref: String,
-    /// Head commit when the pull request was created (responses read the branch live).
+    /// Head commit when the pull request was created or last closed: an open pull request's
+    /// responses read the branch live, a closed one no longer follows its branch (as on GitHub).
     pub head_sha: String,
     pub base_ref: String,
     /// `open` or `closed`.
@@ -448,12 +450,16 @@ impl FakeGitHub {
     /// Closes pull request `number`, as merged or not (the branches are left as they are).
     pub fn close_pull(&self, full_name: &str, number: u64, merged: bool) {
         let mut inner = self.shared.lock();
+        let bare = inner.repo_named(full_name).map(|r| r.bare_path);
         let pr = inner
             .state
             .pulls
             .iter_mut()
             .find(|p| p.repo == full_name && p.number == number)
             .unwrap_or_else(|| panic!("no pull request {full_name}#{number}"));
+        if let Some(sha) = bare.and_then(|b| branch_sha(&b, &pr.head_ref)) {
+            pr.head_sha = sha;
+        }
         pr.state = "closed".to_owned();
         pr.merged = merged;
         pr.updated_at = Utc::now();
@@ -813,7 +819,10 @@ impl Shared {
         let (owner, _) = split_full_name(&repo.full_name);
         let api = format!("{}/repos/{}", self.url, repo.full_name);
         let html = format!("https://github.com/{}/pull/{}", repo.full_name, pr.number);
-        let head_sha = branch_sha(&repo.bare_path, &pr.head_ref).unwrap_or(pr.head_sha.clone());
+        let live = (pr.state == "open")
+            .then(|| branch_sha(&repo.bare_path, &pr.head_ref))
+            .flatten();
+        let head_sha = live.unwrap_or(pr.head_sha.clone());
         let base_sha = branch_sha(&repo.bare_path, &pr.base_ref).unwrap_or_default();
         let repo_json = self.repo_json(repo);
         let side = |branch: &str, sha: &str| {
@@ -1952,6 +1961,53 @@ async fn update_pull(
             ),
         ));
     }
+    let head = branch_sha(&repo.bare_path, &pr.head_ref);
+    let (number, head_ref, base_ref) = (pr.number, pr.head_ref.clone(), pr.base_ref.clone());
+    if pr.state == "closed" && request.state.as_deref() == Some("open") {
+        // GitHub reopens a closed pull request only while its head branch exists and still
+        // holds the commit it was closed with (a force-push while closed seals it).
+        let cannot = |why: String| {
+            ApiError::validation(
+                "PullRequest",
+                Some("state"),
+                "custom",
+                Some(&format!("state cannot be changed. {why}")),
+            )
+        };
+        let Some(head) = &head else {
+            return Err(cannot(format!("The {head_ref} branch has been deleted.")));
+        };
+        if !descends_from(&repo.bare_path, head, &pr.head_sha) {
+            return Err(cannot(format!(
+                "The {head_ref} branch was force-pushed or recreated."
+            )));
+        }
+    }
+    if request.state.as_deref() == Some("open")
+        && inner.state.pulls.iter().any(|p| {
+            p.repo == repo.full_name
+                && p.number != number
+                && p.state == "open"
+                && p.head_ref == head_ref
+                && p.base_ref == base_ref
+        })
+    {
+        let (repo_owner, _) = split_full_name(&repo.full_name);
+        return Err(ApiError::validation(
+            "PullRequest",
+            None,
+            "custom",
+            Some(&format!(
+                "A pull request already exists for {repo_owner}:{head_ref}."
+            )),
+        ));
+    }
+    let pr = inner
+        .state
+        .pulls
+        .iter_mut()
+        .find(|p| p.repo == repo.full_name && p.number == number)
+        .ok_or_else(ApiError::not_found)?;
     if let Some(title) = request.title {
         pr.title = title;
     }
@@ -1959,6 +2015,12 @@ async fn update_pull(
         pr.body = request.body;
     }
     if let Some(state) = request.state {
+        if state == "closed"
+            && pr.state == "open"
+            && let Some(head) = head
+        {
+            pr.head_sha = head;
+        }
         pr.state = state;
     }
     if let Some(base) = request.base {
@@ -2280,6 +2342,15 @@ fn ahead_of(bare_path: &Path, head: &str, base: &str) -> usize {
             .graph_ahead_behind(head, base)
             .map_or(0, |(ahead, _)| ahead),
         _ => 0,
+    }
+}
+
+/// True when commit `sha` is `head` or one of its ancestors.
+fn descends_from(bare_path: &Path, head: &str, sha: &str) -> bool {
+    let git = open(bare_path);
+    match (git2::Oid::from_str(head), git2::Oid::from_str(sha)) {
+        (Ok(head), Ok(sha)) => head == sha || git.graph_descendant_of(head, sha).unwrap_or(false),
+        _ => false,
     }
 }
 

@@ -385,6 +385,15 @@ pub fn pull_request_closed(
     })
 }
 
+/// [`pull_request_closed`] for a pull request the App opened and closed itself: `login` (its
+/// bot account, `{slug}[bot]`) is both the author and the `sender`.
+pub fn closed_by_bot(mut payload: Value, login: &str) -> Value {
+    let bot = user(API, login, "Bot");
+    payload["pull_request"]["user"] = bot.clone();
+    payload["sender"] = bot;
+    payload
+}
+
 /// `check_run` with `action` `requested_action` (then `identifier` names the button pressed) or
 /// `rerequested`, for check run `check_run_id` named `name` of App `app_slug`.
 #[allow(clippy::too_many_arguments)]

@@ -174,6 +174,19 @@ impl Tester {
         self.settle_events().await;
     }
 
+    /// The `pull_request` `closed` webhook GitHub sends when the App itself closed pull
+    /// request `number` (the fake sends no webhooks); returns the HTTP status.
+    pub async fn deliver_closed_by_app(&self, number: u64) -> u16 {
+        let state = self.state();
+        let pull = state.pull(REPO, number).unwrap();
+        assert_eq!(pull.state, "closed", "{pull:#?}");
+        let payload = payloads::closed_by_bot(
+            payloads::pull_request_closed(INSTALLATION, REPO, number, &pull.head_ref, false),
+            &self.app.fake.bot_login(),
+        );
+        self.deliver("pull_request", &payload).await
+    }
+
     /// The newest check run named `name`, if any.
     pub fn newest_check(&self, name: &str) -> Option<CheckRun> {
         self.state()
