@@ -573,6 +573,10 @@ mod tests {
     const POM: &str = "<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>a</artifactId><version>1</version><dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency></dependencies></project>\n";
     const RULE: &str = "package app;\n\nimport org.junit.rules.ExternalResource;\n\npublic class ServerRule extends ExternalResource {\n    @Override\n    protected void before() {}\n}\n";
 
+    fn src_rel(name: &str) -> PathBuf {
+        PathBuf::from("src/test/java/app").join(name)
+    }
+
     fn user(name: &str) -> String {
         format!(
             "package app;\n\nimport org.junit.Rule;\nimport org.junit.Test;\n\npublic class {name} {{\n    @Rule\n    public ServerRule server = new ServerRule();\n\n    @Test\n    public void runs() {{}}\n}}\n"
@@ -616,9 +620,15 @@ mod tests {
         let (all, _) = java_changed(&BTreeMap::new());
         assert_eq!(all.len(), 3, "{all:?}");
         let a = PathBuf::from("src/test/java/app/ATest.java");
-        let kept = BTreeMap::from([(a, "a test failed".to_string())]);
+        let kept = BTreeMap::from([(a.clone(), "a test failed".to_string())]);
         let (none, records) = java_changed(&kept);
         assert!(none.is_empty(), "{none:?}");
+        // What the never-red tier took back is the next tier's work, file by file.
+        for (name, file) in [("ATest.java", a), ("BTest.java", src_rel("BTest.java"))] {
+            let r = records.iter().find(|r| r.task_id.ends_with(name)).unwrap();
+            assert_eq!(r.status, TaskStatus::LeftForNextTier, "{r:?}");
+            assert_eq!(r.left, vec![file], "{r:?}");
+        }
         let b = records
             .iter()
             .find(|r| r.task_id.ends_with("BTest.java"))
