@@ -29,7 +29,8 @@ Replacement chains (deprecated in 2.7 for a key deprecated again in 3.x) are fol
 their end. A key whose type is a Map or Properties ends in `.` (it renames or removes the
 whole prefix, map keys included). Only facts are written: names, replacements, reasons.
 
-Usage: extract.py GIT_DIR [--boot3-tag v3.3.5] [--boot2-tag v2.7.18] [--out FILE]
+Usage: extract.py GIT_DIR [--boot3-tag v3.3.5] [--boot2-tag v2.7.18] [--out FILE] [--check]
+(GIT_DIR: e.g. a bare clone of https://github.com/spring-projects/spring-boot.)
 Python 3 standard library only.
 """
 
@@ -376,6 +377,9 @@ def main(argv):
     ap.add_argument("--boot3-tag", default="v3.3.5")
     ap.add_argument("--boot2-tag", default="v2.7.18")
     ap.add_argument("--out", default="src/recipes/catalog/spring-boot-3-properties.yml")
+    ap.add_argument(
+        "--check", action="store_true", help="exit 1 when --out differs from what would be written"
+    )
     args = ap.parse_args(argv)
     renames, removals = collect(args.git_dir, args.boot3_tag, args.boot2_tag)
     commits = [
@@ -383,6 +387,17 @@ def main(argv):
         for t in (args.boot3_tag, args.boot2_tag)
     ]
     text = render(renames, removals, args.boot3_tag, args.boot2_tag, commits)
+    if args.check:
+        try:
+            with open(args.out, encoding="utf-8") as f:
+                current = f.read()
+        except FileNotFoundError:
+            current = None
+        if current != text:
+            print(f"{args.out} is out of date; run {sys.argv[0]} again", file=sys.stderr)
+            sys.exit(1)
+        print(f"{args.out}: up to date", file=sys.stderr)
+        return
     with open(args.out, "w", encoding="utf-8") as f:
         f.write(text)
     print(f"{args.out}: {len(renames)} renames, {len(removals)} removals", file=sys.stderr)
