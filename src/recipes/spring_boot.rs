@@ -35,29 +35,120 @@ struct KeyRename {
     to: String,
 }
 
+/// `catalog/spring-boot-3-properties.yml`, written by `scripts/spring-metadata/extract.py`
+/// from the deprecated entries of Spring Boot's own configuration metadata.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Generated {
+    boot3_tag: String,
+    boot2_tag: String,
+    renames: Vec<GeneratedRename>,
+    removals: Vec<Removal>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GeneratedRename {
+    from: String,
+    to: String,
+    /// Tag and module the entry was read from.
+    #[serde(rename = "source")]
+    _source: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Removal {
+    key: String,
+    /// The key to set by hand: it takes a different value.
+    replacement: Option<String>,
+    reason: Option<String>,
+    #[serde(rename = "source")]
+    _source: String,
+}
+
+/// What happens to a key a rule matches.
+#[derive(Debug, Clone)]
+enum Action {
+    To(String),
+    Removed {
+        replacement: Option<String>,
+        reason: Option<String>,
+    },
+}
+
+#[derive(Debug)]
+struct Rule {
+    from: String,
+    action: Action,
+}
+
+impl Rule {
+    fn is_pattern(&self) -> bool {
+        self.from.ends_with('.') || self.from.contains("{x}")
+    }
+}
+
 struct Compiled {
     table: Table,
-    /// `from` as a regex: `{x}` captures one segment, a trailing dot matches a prefix.
-    patterns: Vec<Regex>,
+    generated: Generated,
+    /// Whole keys; a hand entry wins over the metadata's entry for the same key.
+    exact: std::collections::HashMap<String, Rule>,
+    /// Prefixes and `{x}` forms, hand entries first, with `from` as a regex: `{x}` captures
+    /// one segment, a trailing dot matches a prefix.
+    patterns: Vec<(Regex, Rule)>,
 }
 
 static TABLE: LazyLock<Compiled> = LazyLock::new(|| {
     let table: Table = serde_saphyr::from_str(include_str!("catalog/spring-boot-3.yml"))
         .expect("built-in spring-boot-3 table is valid YAML");
-    let patterns = table
-        .property_renames
-        .iter()
-        .map(|r| {
-            let body = regex::escape(r.from.trim_end_matches('.')).replace(r"\{x\}", "([^.]+)");
-            let tail = if r.from.ends_with('.') {
+    let generated: Generated =
+        serde_saphyr::from_str(include_str!("catalog/spring-boot-3-properties.yml"))
+            .expect("generated spring-boot-3-properties table is valid YAML");
+    let hand = table.property_renames.iter().map(|r| Rule {
+        from: r.from.clone(),
+        action: if r.to.is_empty() {
+            Action::Removed {
+                replacement: None,
+                reason: None,
+            }
+        } else {
+            Action::To(r.to.clone())
+        },
+    });
+    let renames = generated.renames.iter().map(|r| Rule {
+        from: r.from.clone(),
+        action: Action::To(r.to.clone()),
+    });
+    let removals = generated.removals.iter().map(|r| Rule {
+        from: r.key.clone(),
+        action: Action::Removed {
+            replacement: r.replacement.clone(),
+            reason: r.reason.clone(),
+        },
+    });
+    let mut exact = std::collections::HashMap::new();
+    let mut patterns = Vec::new();
+    for rule in hand.chain(renames).chain(removals) {
+        if rule.is_pattern() {
+            let body = regex::escape(rule.from.trim_end_matches('.')).replace(r"\{x\}", "([^.]+)");
+            let tail = if rule.from.ends_with('.') {
                 r"(\..*)?"
             } else {
                 ""
             };
-            Regex::new(&format!("^{body}({tail})$")).expect("valid key pattern")
-        })
-        .collect();
-    Compiled { table, patterns }
+            let re = Regex::new(&format!("^{body}({tail})$")).expect("valid key pattern");
+            patterns.push((re, rule));
+        } else {
+            exact.entry(rule.from.clone()).or_insert(rule);
+        }
+    }
+    Compiled {
+        table,
+        generated,
+        exact,
+        patterns,
+    }
 });
 
 /// Artifacts Boot 3 manages under new coordinates.
@@ -123,29 +214,50 @@ pub fn is_config_file(path: &Path) -> bool {
             .any(|e| name.ends_with(e))
 }
 
-enum Renamed {
-    To(String),
-    Removed,
+/// The Spring Boot tags the generated key table was read from (3.x, 2.7).
+pub fn metadata_tags() -> (&'static str, &'static str) {
+    (&TABLE.generated.boot3_tag, &TABLE.generated.boot2_tag)
 }
 
-/// The new full key for `full`, when a rename applies.
-fn rename(full: &str) -> Option<Renamed> {
-    TABLE
-        .patterns
-        .iter()
-        .zip(&TABLE.table.property_renames)
-        .find_map(|(re, r)| {
-            let caps = re.captures(full)?;
-            if r.to.is_empty() {
-                return Some(Renamed::Removed);
-            }
-            let mut to = r.to.trim_end_matches('.').to_string();
-            if r.from.contains("{x}") {
-                to = to.replace("{x}", caps.get(1).map_or("", |m| m.as_str()));
-            }
-            let rest = caps.get(caps.len() - 1).map_or("", |m| m.as_str());
-            Some(Renamed::To(format!("{to}{rest}")))
-        })
+/// What becomes of `full`, when a rule applies. A whole key matches only a `leaf` (a
+/// YAML mapping with children is a prefix of the keys below it, not a key itself).
+fn rename(full: &str, leaf: bool) -> Option<Action> {
+    if leaf && let Some(rule) = TABLE.exact.get(full) {
+        return Some(rule.action.clone());
+    }
+    TABLE.patterns.iter().find_map(|(re, rule)| {
+        let caps = re.captures(full)?;
+        let to = match &rule.action {
+            Action::To(to) => to,
+            removed @ Action::Removed { .. } => return Some(removed.clone()),
+        };
+        let mut to = to.trim_end_matches('.').to_string();
+        if rule.from.contains("{x}") {
+            to = to.replace("{x}", caps.get(1).map_or("", |m| m.as_str()));
+        }
+        let rest = caps.get(caps.len() - 1).map_or("", |m| m.as_str());
+        Some(Action::To(format!("{to}{rest}")))
+    })
+}
+
+/// The finding for a key Boot 3 no longer reads.
+fn removed_finding(
+    line: usize,
+    full: &str,
+    replacement: Option<&str>,
+    reason: Option<&str>,
+) -> String {
+    let why = reason
+        .map(|r| format!(" ({})", r.trim_end_matches('.')))
+        .unwrap_or_default();
+    match replacement {
+        Some(new) => format!(
+            "line {line}: {full} no longer exists in Spring Boot 3{why}; set {new} by hand, it takes a different value"
+        ),
+        None => format!(
+            "line {line}: {full} no longer exists in Spring Boot 3{why}; remove or replace it"
+        ),
+    }
 }
 
 /// Renames keys (and dialect values) in one configuration file.
@@ -159,7 +271,8 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
     };
     // A renamed YAML mapping carries its children along: skip them.
     let mut moved_at: Option<usize> = None;
-    for k in keys {
+    for (i, k) in keys.iter().enumerate() {
+        let leaf = keys.get(i + 1).is_none_or(|next| next.depth <= k.depth);
         if moved_at.is_some_and(|d| k.depth > d) {
             continue;
         }
@@ -170,11 +283,17 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
             format!("{}.{}", k.parent, k.key)
         };
         let line = src[..k.range.start].matches('\n').count() + 1;
-        match rename(&full) {
-            Some(Renamed::Removed) => result.findings.push(format!(
-                "line {line}: {full} no longer exists in Spring Boot 3; remove or replace it"
+        match rename(&full, leaf) {
+            Some(Action::Removed {
+                replacement,
+                reason,
+            }) => result.findings.push(removed_finding(
+                line,
+                &full,
+                replacement.as_deref(),
+                reason.as_deref(),
             )),
-            Some(Renamed::To(new_full)) => {
+            Some(Action::To(new_full)) => {
                 let in_place = if k.parent.is_empty() {
                     Some(new_full.as_str())
                 } else {
@@ -432,6 +551,59 @@ mod tests {
             r.findings[0].contains("management.prometheus.metrics.export"),
             "{:?}",
             r.findings
+        );
+    }
+
+    #[test]
+    fn metadata_snapshot_is_loaded_and_the_hand_list_wins() {
+        let g = &TABLE.generated;
+        // Moving the catalog's Boot 3 release means generating the snapshot again.
+        assert_eq!(
+            metadata_tags().0,
+            format!("v{}", crate::config::Catalog::default().spring_boot_3)
+        );
+        assert!(
+            g.renames.len() > 300 && g.removals.len() > 200,
+            "snapshot too small"
+        );
+        // The metadata lists it as one of several old keys for one new; the hand list
+        // knows it is a plain rename.
+        assert!(matches!(
+            rename("management.trace.http.include", true),
+            Some(Action::To(to)) if to == "management.httpexchanges.recording.include"
+        ));
+        // A whole key is a leaf's name, never a mapping above other keys.
+        assert!(rename("spring.profiles", false).is_none());
+        // No rename leads to a key the snapshot deprecates again.
+        for r in &g.renames {
+            let to = r.to.trim_end_matches('.');
+            assert!(
+                !g.renames.iter().any(|o| o.from == to) && !g.removals.iter().any(|o| o.key == to),
+                "{} -> {to} is deprecated again",
+                r.from
+            );
+        }
+        // The hand list only holds what the snapshot lacks or gets wrong.
+        for h in &TABLE.table.property_renames {
+            let same = g.renames.iter().any(|r| r.from == h.from && r.to == h.to)
+                || (h.to.is_empty() && g.removals.iter().any(|r| r.key == h.from));
+            assert!(!same, "{} is in the metadata snapshot already", h.from);
+        }
+    }
+
+    #[test]
+    fn removed_keys_carry_the_reason_and_the_replacement() {
+        let r = config_file(
+            "spring.banner.image.width=40\nspring.artemis.port=61616\n",
+            false,
+        );
+        assert_eq!(r.text, None);
+        assert_eq!(
+            r.findings,
+            [
+                "line 1: spring.banner.image.width no longer exists in Spring Boot 3 (Support for image banners has been removed); remove or replace it",
+                "line 2: spring.artemis.port no longer exists in Spring Boot 3 (Replaced by one property for several old ones: spring.artemis.host, spring.artemis.port); set spring.artemis.broker-url by hand, it takes a different value",
+            ]
         );
     }
 
