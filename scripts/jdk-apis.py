@@ -271,7 +271,9 @@ def main():
         w(f"| `{cls}` | {what} | {rule} |")
     w("\n`java.util.Date`'s deprecated constructors and accessors (1.1) are not mechanical (time zone")
     w("and calendar semantics) and are left alone; `sun.misc.BASE64Encoder/Decoder` (not a public API,")
-    w("so not in jdeprscan's lists, gone in 9) become `java.util.Base64` (`base64-from-sun-misc`).\n")
+    w("so not in jdeprscan's lists, gone in 9) become `java.util.Base64` (`base64-from-sun-misc`), and")
+    w("`javax.xml.bind.DatatypeConverter`'s Base64 and hex helpers (JAXB left with Java 11) become")
+    w("`java.util.Base64` and `HexFormat` for targets 17+ (`jaxb-datatype-converter`).\n")
     with open(a.out, "w") as f:
         f.write("\n".join(out))
 

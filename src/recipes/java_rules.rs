@@ -544,6 +544,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/wrapper-constructors.yml"),
     include_str!("catalog/java/bigdecimal-rounding-mode.yml"),
     include_str!("catalog/java/base64-from-sun-misc.yml"),
+    include_str!("catalog/java/jaxb-datatype-converter.yml"),
     include_str!("catalog/java/deprecated-jdk-renames.yml"),
     // Before the detectors: a call it replaces is not also reported.
     include_str!("catalog/java/jdk-20-replacements.yml"),
