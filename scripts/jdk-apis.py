@@ -25,17 +25,18 @@ from collections import OrderedDict
 R = "removed-jdk-apis"
 D = "deprecated-jdk-renames"
 J20 = "jdk-20-replacements"
+J18 = "jdk-18-21-apis"
 CLASSES = [
     # java.lang
     (r"java\.lang\.(Boolean|Byte|Character|Double|Integer|Long|Short)\(", "F", "wrapper-constructors/boxing-constructor"),
     (r"java\.lang\.Float\(", "F", "wrapper-constructors/float-constructor (float, int, String literals; else detected)"),
     (r"java\.lang\.Class\.newInstance\(", "F", f"{D}/class-new-instance (where the handler takes the new exceptions; else detected)"),
     (r"java\.lang\.Runtime\.Version\.(major|minor|security)\(", "F", f"{D}/version-*"),
-    (r"java\.lang\.Runtime\.exec\(", "F", f"{D}/runtime-exec-literal (plain-word literals; else {R}/runtime-exec-string)"),
+    (r"java\.lang\.Runtime\.exec\(", "F", f"{J18}/runtime-exec-literal (plain-word literals, targets 18+; else {J18}/runtime-exec-string)"),
     (r"java\.lang\.Runtime\.trace(Instructions|MethodCalls)", "F", f"{D}/runtime-trace-calls (no-op statement dropped)"),
     (r"java\.lang\.Runtime\.getLocalized", "D", f"{R}/runtime-localized-streams"),
     (r"java\.lang\.(Runtime|System)\.runFinalizersOnExit", "D", f"{R}/run-finalizers-on-exit"),
-    (r"java\.lang\.(Runtime|System)\.runFinalization", "D", f"{R}/run-finalization"),
+    (r"java\.lang\.(Runtime|System)\.runFinalization", "D", f"{J18}/run-finalization (targets 18+)"),
     (r"class java\.lang\.Compiler$", "F", f"{D}/compiler-call-statement (statements dropped; else detected)"),
     (r"java\.lang\.Enum\.finalize", "I", "final: no code overrides or calls it"),
     (r"\.finalize\(\)$", "D", f"{R}/finalize-override (an override and its super.finalize())"),
@@ -47,11 +48,11 @@ CLASSES = [
     (r"java\.lang\.Thread(Group)?\.(stop|suspend|resume|destroy|countStackFrames)\(", "D", f"{R}/thread-stop"),
     (r"java\.lang\.ThreadGroup\.(isDaemon|setDaemon|isDestroyed)", "D", f"{R}/thread-group-daemon"),
     (r"java\.lang\.ThreadGroup\.allowThreadSuspension", "D", f"{R}/thread-group-allow-suspension"),
-    (r"java\.lang\.ThreadDeath", "D", f"{R}/thread-death"),
+    (r"java\.lang\.ThreadDeath", "D", f"{J18}/thread-death (targets 18+)"),
     (r"java\.lang\.String\.(formatted|stripIndent|translateEscapes)", "I", "preview API in 13 (for-removal marks preview), final in 15: not in Java 8 code"),
     (r"java\.lang\.(invoke\.ConstantBootstraps|reflect\.Modifier)\(\)|javax\.tools\.ToolProvider\(\)|java\.net\.URLDecoder\(\)|javax\.management\.relation\.RoleStatus\(\)", "I", "constructor of a static utility class: never instantiated in practice"),
     (r"java\.lang\.invoke\.MethodHandles\.Lookup\.hasPrivateAccess", "I", "added in 9: not in Java 8 code"),
-    (r"java\.lang\.management\.MemoryMXBean\.getObjectPendingFinalizationCount", "I", "monitoring only; keeps working (returns 0 once finalization is gone)"),
+    (r"java\.lang\.management\.MemoryMXBean\.getObjectPendingFinalizationCount", "I", "monitoring only; keeps working"),
     (r"java\.lang\.ref\.Reference\.isEnqueued", "D", f"{R}/reference-is-enqueued"),
     (r"java\.lang\.reflect\.AccessibleObject\(\)", "I", "protected constructor, called only by the JDK"),
     (r"java\.lang\.reflect\.AccessibleObject\.isAccessible", "D", f"{R}/accessible-object-is-accessible"),
@@ -82,15 +83,16 @@ CLASSES = [
     # java.rmi, javax.management
     (r"java\.rmi\.activation", "D", f"{R}/rmi-activation"),
     (r"\.serialVersionUID$", "I", "interface constants read only by serialization"),
-    (r"javax\.management\.loading\.", "D", f"{R}/jmx-mlet"),
+    (r"javax\.management\.loading\.", "D", f"{J18}/jmx-mlet (targets 18+)"),
     (r"javax\.management\.remote\.rmi\.RMIConnectorServer\.CREDENTIAL_TYPES", "D", f"{R}/jmx-credential-types"),
-    (r"javax\.management\.remote\.JMXConnector\.getMBeanServerConnection", "D", f"{R}/jmx-connection-for-subject"),
+    (r"javax\.management\.remote\.JMXConnector\.getMBeanServerConnection", "D", f"{J18}/jmx-connection-for-subject (targets 18+)"),
     (r"javax\.management\.remote\.rmi\.RMIIIOPServerImpl", "I", "RMI-IIOP connector, inert since CORBA left in 11"),
     # java.security, javax.security
     (r"java\.security\.(AccessControlContext|AccessControlException|AccessController|DomainCombiner|Policy|PolicySpi)\b", "D", f"{R}/access-controller"),
     (r"javax\.security\.auth\.SubjectDomainCombiner", "D", f"{R}/access-controller"),
     (r"javax\.security\.auth\.Subject\.getSubject", "F", f"{J20}/subject-current (getSubject(AccessController.getContext()), target 21; else {R}/subject-access-control)"),
-    (r"javax\.security\.auth\.Subject\.doAs", "D", f"{R}/subject-access-control"),
+    (r"javax\.security\.auth\.Subject\.doAsPrivileged", "D", f"{R}/subject-access-control"),
+    (r"javax\.security\.auth\.Subject\.doAs", "D", f"{J18}/subject-do-as (targets 18+)"),
     (r"javax\.security\.auth\.Policy", "D", f"{R}/javax-security-auth-policy"),
     (r"java\.security\.(Identity|IdentityScope|Signer|Certificate)$", "D", f"{R}/security-identity"),
     (r"java\.security\.acl\.", "D", f"{R}/security-acl"),
@@ -218,9 +220,11 @@ def main():
     w("- **detected**: a rule without a fix reports file, line and the documented successor; the run")
     w("  lists it as a task left for the next tier (the configured LLM, else a human).")
     w("- **ignored**: no rule, with the reason.\n")
-    w("Recipes marked *target 21* run only when the migration targets 20 or later (their successor")
-    w("does not exist in 17). Conformance cases: `tests/conformance/{removed-jdk-apis,deprecated-jdk-renames,")
-    w("jdk-20-replacements,wrapper-constructors,bigdecimal-rounding-mode,base64-from-sun-misc}.yml`.\n")
+    w("Rules marked *target 21* run only when the migration targets 20 or later (their successor")
+    w("does not exist in 17); *targets 18+* (`jdk-18-21-apis`) only when the target deprecates the API,")
+    w("so a migration to 17 is not asked to change what 17 does not deprecate. Conformance cases:")
+    w("`tests/conformance/{removed-jdk-apis,deprecated-jdk-renames,jdk-18-21-apis,jdk-20-replacements,")
+    w("wrapper-constructors,bigdecimal-rounding-mode,base64-from-sun-misc,jaxb-datatype-converter}.yml`.\n")
 
     w("## Counts\n")
     desktop = lambda api: classify(api)[1].startswith("desktop UI")

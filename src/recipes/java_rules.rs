@@ -548,6 +548,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/deprecated-jdk-renames.yml"),
     // Before the detectors: a call it replaces is not also reported.
     include_str!("catalog/java/jdk-20-replacements.yml"),
+    include_str!("catalog/java/jdk-18-21-apis.yml"),
     include_str!("catalog/java/removed-jdk-apis.yml"),
     include_str!("catalog/java/spring-security-6.yml"),
     include_str!("catalog/java/spring-boot-3-java.yml"),
