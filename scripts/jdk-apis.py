@@ -277,7 +277,10 @@ def main():
     w("and calendar semantics) and are left alone; `sun.misc.BASE64Encoder/Decoder` (not a public API,")
     w("so not in jdeprscan's lists, gone in 9) become `java.util.Base64` (`base64-from-sun-misc`), and")
     w("`javax.xml.bind.DatatypeConverter`'s Base64 and hex helpers (JAXB left with Java 11) become")
-    w("`java.util.Base64` and `HexFormat` for targets 17+ (`jaxb-datatype-converter`).\n")
+    w("`java.util.Base64` and `HexFormat` for targets 17+ (`jaxb-datatype-converter`). Imports of")
+    w("JDK-internal packages (`sun.security.*`, `com.sun.org.apache.*`, `jdk.internal.*`, ...: not")
+    w("public, so not in these lists, and strongly encapsulated since 16/17) are reported with the")
+    w("public replacement (`removed-jdk-apis/jdk-internal-import`).\n")
     with open(a.out, "w") as f:
         f.write("\n".join(out))
 
