@@ -10,6 +10,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde::Deserialize;
 use uplift::analyze::test_checks;
+use uplift::build::jdk;
 use uplift::config::RecipeSettings;
 use uplift::recipes::dependencies::JunitMode;
 use uplift::recipes::registry::Registry;
@@ -39,6 +40,11 @@ struct Case {
     /// stubs and the output against the Boot 3.3 ones (`tests/conformance/stubs/`).
     #[serde(default)]
     compile: bool,
+    /// Plain JDK code: `before` must compile with `javac --release` the first release and
+    /// the output with the second (`[8, 21]`: Java 8 code migrated to 21), each on an
+    /// installed JDK that accepts that release.
+    #[serde(default)]
+    javac_release: Option<[u32; 2]>,
     /// The other sources of the case's project (path -> text; `before` is
     /// `src/test/java/Case.java`), for recipes that decide across files: they are migrated
     /// with `before`, and `after` is what becomes of `before`.
@@ -131,6 +137,7 @@ fn conformance_suite() {
     files.sort();
     let (mut cases, mut failures) = (0, Vec::new());
     let mut to_compile: Vec<(String, String, String)> = Vec::new();
+    let mut on_jdk: Vec<(String, String, String, [u32; 2])> = Vec::new();
     let mut tests_judged = 0;
     for file in &files {
         let suite: Suite = serde_saphyr::from_str(&std::fs::read_to_string(file).unwrap())
@@ -170,6 +177,9 @@ fn conformance_suite() {
             if case.compile {
                 to_compile.push((label.clone(), case.before.clone(), output.clone()));
             }
+            if let Some(releases) = case.javac_release {
+                on_jdk.push((label.clone(), case.before.clone(), output.clone(), releases));
+            }
             let second = if case.project.is_empty() {
                 run(&registry, &suite.recipe, kind, &output)
             } else {
@@ -192,11 +202,13 @@ fn conformance_suite() {
         }
     }
     failures.extend(compile_against_stubs(&to_compile));
+    failures.extend(compile_on_jdk_releases(&on_jdk));
     println!(
         "{} suites, {cases} cases, {tests_judged} test methods judged invariant, {} compiled \
-         before and after",
+         before and after against the Spring stubs, {} on the JDK releases they name",
         files.len(),
-        to_compile.len()
+        to_compile.len(),
+        on_jdk.len()
     );
     assert!(
         to_compile.len() >= 10,
@@ -246,7 +258,18 @@ fn javac(
         .map(|h| Path::new(&h).join("bin/javac"))
         .filter(|p| p.exists())
         .unwrap_or_else(|| "javac".into());
+    javac_with(&javac, &[], out, classpath, sources)
+}
+
+fn javac_with(
+    javac: &Path,
+    args: &[&str],
+    out: &Path,
+    classpath: Option<&Path>,
+    sources: &[std::path::PathBuf],
+) -> Result<(), String> {
     let mut cmd = std::process::Command::new(javac);
+    cmd.args(args);
     cmd.args(["-nowarn", "-proc:none", "-d"]).arg(out);
     if let Some(cp) = classpath {
         cmd.arg("-cp").arg(cp);
@@ -262,6 +285,61 @@ fn javac(
     }
 }
 
+/// Each case's `before` with `javac --release` its first release, its output with the
+/// second, on the oldest installed JDK that accepts each (`uplift::build::jdk::choose`).
+fn compile_on_jdk_releases(cases: &[(String, String, String, [u32; 2])]) -> Vec<String> {
+    if cases.is_empty() {
+        return Vec::new();
+    }
+    let jdks = jdk::discover(&BTreeMap::new());
+    let tmp = std::env::temp_dir().join(format!("uplift-conformance-jdk-{}", std::process::id()));
+    let failures = cases
+        .par_iter()
+        .enumerate()
+        .flat_map(|(i, (label, before, after, releases))| {
+            let mut failures = Vec::new();
+            for (which, source, release) in [
+                ("before", before, releases[0]),
+                ("after", after, releases[1]),
+            ] {
+                let Some((jdk, None)) = jdk::choose(&jdks, Some(release)) else {
+                    failures.push(format!(
+                        "{label}: no installed JDK compiles --release {release}"
+                    ));
+                    continue;
+                };
+                let dir = tmp.join(format!("case{i}-{which}"));
+                std::fs::create_dir_all(&dir).unwrap();
+                let file = dir.join(format!("{}.java", class_name(source)));
+                std::fs::write(&file, source).unwrap();
+                let release_arg = release.to_string();
+                let javac = jdk.home.join("bin/javac");
+                if let Err(e) =
+                    javac_with(&javac, &["--release", &release_arg], &dir, None, &[file])
+                {
+                    failures.push(format!(
+                        "{label}: {which} does not compile with javac {} --release {release}:\n{e}",
+                        jdk.release
+                    ));
+                }
+            }
+            failures
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&tmp);
+    failures
+}
+
+/// The first top-level class or interface a source declares (its file name).
+fn class_name(source: &str) -> String {
+    let re = regex::Regex::new(
+        r"(?m)^(?:public\s+)?(?:final\s+|abstract\s+)*(?:class|interface)\s+(\w+)",
+    )
+    .unwrap();
+    re.captures(source)
+        .map_or("Case".to_string(), |c| c[1].to_string())
+}
+
 /// Each case's `before` against the 2.7 stubs, its output against the 3.3 stubs.
 fn compile_against_stubs(cases: &[(String, String, String)]) -> Vec<String> {
     if cases.is_empty() {
@@ -269,10 +347,6 @@ fn compile_against_stubs(cases: &[(String, String, String)]) -> Vec<String> {
     }
     let tmp = std::env::temp_dir().join(format!("uplift-conformance-{}", std::process::id()));
     let stubs = compiled_stubs(&tmp);
-    let class_name = regex::Regex::new(
-        r"(?m)^(?:public\s+)?(?:final\s+|abstract\s+)*(?:class|interface)\s+(\w+)",
-    )
-    .unwrap();
     let failures = cases
         .par_iter()
         .enumerate()
@@ -283,10 +357,7 @@ fn compile_against_stubs(cases: &[(String, String, String)]) -> Vec<String> {
             {
                 let dir = tmp.join(format!("case{i}-{version}"));
                 std::fs::create_dir_all(&dir).unwrap();
-                let name = class_name
-                    .captures(source)
-                    .map_or("Case".to_string(), |c| c[1].to_string());
-                let file = dir.join(format!("{name}.java"));
+                let file = dir.join(format!("{}.java", class_name(source)));
                 std::fs::write(&file, source).unwrap();
                 if let Err(e) = javac(&dir, Some(classes), &[file]) {
                     let which = if version == "2.7" { "before" } else { "after" };

@@ -544,9 +544,12 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/wrapper-constructors.yml"),
     include_str!("catalog/java/bigdecimal-rounding-mode.yml"),
     include_str!("catalog/java/base64-from-sun-misc.yml"),
+    include_str!("catalog/java/jaxb-datatype-converter.yml"),
     include_str!("catalog/java/deprecated-jdk-renames.yml"),
-    include_str!("catalog/java/removed-jdk-apis.yml"),
+    // Before the detectors: a call it replaces is not also reported.
     include_str!("catalog/java/jdk-20-replacements.yml"),
+    include_str!("catalog/java/jdk-18-21-apis.yml"),
+    include_str!("catalog/java/removed-jdk-apis.yml"),
     include_str!("catalog/java/spring-security-6.yml"),
     include_str!("catalog/java/spring-boot-3-java.yml"),
     include_str!("catalog/java/spring-framework-6.yml"),

@@ -85,7 +85,7 @@ pub fn rewrite(src: &str) -> FileResult {
 }
 
 /// The `try` whose block holds `n`, unless a lambda, class body or method comes first.
-fn nearest_try(n: Node) -> Option<Node> {
+pub(super) fn nearest_try(n: Node) -> Option<Node> {
     let mut child = n;
     while let Some(p) = child.parent() {
         match p.kind() {
@@ -104,16 +104,16 @@ fn nearest_try(n: Node) -> Option<Node> {
 }
 
 /// One catch clause of a `try`.
-struct Catch<'t> {
-    clause: Node<'t>,
+pub(super) struct Catch<'t> {
+    pub(super) clause: Node<'t>,
     /// The `A | B` type list.
-    type_list: Node<'t>,
+    pub(super) type_list: Node<'t>,
     /// Its exception types, without `java.lang.`.
-    types: Vec<&'t str>,
-    parameter: &'t str,
+    pub(super) types: Vec<&'t str>,
+    pub(super) parameter: &'t str,
 }
 
-fn catches<'t>(try_node: Node<'t>, src: &'t str) -> Vec<Catch<'t>> {
+pub(super) fn catches<'t>(try_node: Node<'t>, src: &'t str) -> Vec<Catch<'t>> {
     let mut c = try_node.walk();
     try_node
         .named_children(&mut c)

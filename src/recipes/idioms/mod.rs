@@ -2,7 +2,7 @@
 //! rule template cannot produce. Each is named by a declarative recipe (`code:` in
 //! `catalog/java/modernize-*.yml`), which carries its description and preconditions;
 //! [`transform`] also names the code halves of `spring-security-6.yml`,
-//! `spring-batch-5.yml` and `deprecated-jdk-renames.yml`.
+//! `spring-batch-5.yml`, `deprecated-jdk-renames.yml` and `base64-from-sun-misc.yml`.
 
 pub mod pattern_instanceof;
 pub mod switch_expressions;
@@ -23,6 +23,7 @@ pub fn transform(name: &str) -> Option<fn(&str) -> FileResult> {
         "spring-security-6" => Some(super::spring_security::rewrite),
         "spring-batch-5" => Some(super::spring_batch::rewrite),
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
+        "base64-decode-handlers" => Some(super::sun_base64_handlers::rewrite),
         _ => None,
     }
 }

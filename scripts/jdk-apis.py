@@ -1,0 +1,302 @@
+#!/usr/bin/env python3
+"""Writes docs/JDK-APIS.md: the JDK's own list of removed and deprecated APIs per release
+9-21 (from jdeprscan) against what the recipe catalog does with each.
+
+    scripts/jdk-apis.py [--jdk /usr/lib/jvm/temurin-25-jdk-amd64] [--out docs/JDK-APIS.md]
+
+For each release N in 8..21 it runs `jdeprscan --list --release N` and
+`jdeprscan --list --for-removal --release N` (a JDK whose jdeprscan knows release 21; JDK 17's
+gives the same lists for 9-17). Per release 9-21:
+  removed       deprecated in N-1, absent from N's list (the few APIs that were only
+                un-deprecated are listed in UNDEPRECATED)
+  for removal   in N's for-removal list, not in N-1's
+  deprecated    in N's deprecated list, not in N-1's, not for removal
+Each API is then classified by CLASSES below (first match): fixed, detected, ignored.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+from collections import OrderedDict
+
+# (regex over the jdeprscan signature, status, catalog rule or reason). Status: F fixed
+# (a rewrite), D detected (a finding for the next tier naming the successor), I ignored.
+R = "removed-jdk-apis"
+D = "deprecated-jdk-renames"
+J20 = "jdk-20-replacements"
+J18 = "jdk-18-21-apis"
+CLASSES = [
+    # java.lang
+    (r"java\.lang\.(Boolean|Byte|Character|Double|Integer|Long|Short)\(", "F", "wrapper-constructors/boxing-constructor"),
+    (r"java\.lang\.Float\(", "F", "wrapper-constructors/float-constructor (float, int, String literals; else detected)"),
+    (r"java\.lang\.Class\.newInstance\(", "F", f"{D}/class-new-instance (where the handler takes the new exceptions; else detected)"),
+    (r"java\.lang\.Runtime\.Version\.(major|minor|security)\(", "F", f"{D}/version-*"),
+    (r"java\.lang\.Runtime\.exec\(", "F", f"{J18}/runtime-exec-literal (plain-word literals, targets 18+; else {J18}/runtime-exec-string)"),
+    (r"java\.lang\.Runtime\.trace(Instructions|MethodCalls)", "F", f"{D}/runtime-trace-calls (no-op statement dropped)"),
+    (r"java\.lang\.Runtime\.getLocalized", "D", f"{R}/runtime-localized-streams"),
+    (r"java\.lang\.(Runtime|System)\.runFinalizersOnExit", "D", f"{R}/run-finalizers-on-exit"),
+    (r"java\.lang\.(Runtime|System)\.runFinalization", "D", f"{J18}/run-finalization (targets 18+)"),
+    (r"class java\.lang\.Compiler$", "F", f"{D}/compiler-call-statement (statements dropped; else detected)"),
+    (r"java\.lang\.Enum\.finalize", "I", "final: no code overrides or calls it"),
+    (r"\.finalize\(\)$", "D", f"{R}/finalize-override (an override and its super.finalize())"),
+    (r"java\.lang\.System\.(get|set)SecurityManager", "D", f"{R}/security-manager"),
+    (r"java\.lang\.SecurityManager", "D", f"{R}/security-manager-subclass"),
+    (r"java\.rmi\.RMISecurityManager", "D", f"{R}/rmi-security-manager"),
+    (r"java\.lang\.Thread\.getId\(", "F", f"{J20}/thread-id (target 21)"),
+    (r"java\.lang\.Thread(Group)?\.checkAccess", "D", f"{R}/thread-check-access"),
+    (r"java\.lang\.Thread(Group)?\.(stop|suspend|resume|destroy|countStackFrames)\(", "D", f"{R}/thread-stop"),
+    (r"java\.lang\.ThreadGroup\.(isDaemon|setDaemon|isDestroyed)", "D", f"{R}/thread-group-daemon"),
+    (r"java\.lang\.ThreadGroup\.allowThreadSuspension", "D", f"{R}/thread-group-allow-suspension"),
+    (r"java\.lang\.ThreadDeath", "D", f"{J18}/thread-death (targets 18+)"),
+    (r"java\.lang\.String\.(formatted|stripIndent|translateEscapes)", "I", "preview API in 13 (for-removal marks preview), final in 15: not in Java 8 code"),
+    (r"java\.lang\.(invoke\.ConstantBootstraps|reflect\.Modifier)\(\)|javax\.tools\.ToolProvider\(\)|java\.net\.URLDecoder\(\)|javax\.management\.relation\.RoleStatus\(\)", "I", "constructor of a static utility class: never instantiated in practice"),
+    (r"java\.lang\.invoke\.MethodHandles\.Lookup\.hasPrivateAccess", "I", "added in 9: not in Java 8 code"),
+    (r"java\.lang\.management\.MemoryMXBean\.getObjectPendingFinalizationCount", "I", "monitoring only; keeps working"),
+    (r"java\.lang\.ref\.Reference\.isEnqueued", "D", f"{R}/reference-is-enqueued"),
+    (r"java\.lang\.reflect\.AccessibleObject\(\)", "I", "protected constructor, called only by the JDK"),
+    (r"java\.lang\.reflect\.AccessibleObject\.isAccessible", "D", f"{R}/accessible-object-is-accessible"),
+    (r"java\.lang\.reflect\.Proxy\.getProxyClass", "D", f"{R}/proxy-get-proxy-class"),
+    (r"java\.lang\.Package\.getPackage\(", "D", f"{R}/package-get-package"),
+    (r"java\.lang\.ClassLoader\.getPackage\(", "I", "protected, called only inside class loaders; getDefinedPackage does not search parents, so not mechanical"),
+    (r"sun\.misc\.Unsafe\.defineClass", "D", f"{R}/unsafe-define-class"),
+    (r"sun\.reflect\.", "D", f"{R}/sun-reflect"),
+    # java.math, java.util
+    (r"java\.math\.BigDecimal", "F", "bigdecimal-rounding-mode (constant arguments; other uses detected)"),
+    (r"java\.util\.Locale\(", "F", f"{J20}/locale-of (target 21)"),
+    (r"java\.util\.(Observable|Observer)", "I", "no replacement in the JDK (the Javadoc points to java.beans or Flow); keeps working"),
+    (r"java\.util\.concurrent\.Executors\.privileged", "D", f"{R}/privileged-executors"),
+    (r"java\.util\.concurrent\.atomic\..*weakCompareAndSet", "F", f"{D}/weak-compare-and-set"),
+    (r"java\.util\.jar\.Pack200\.(Packer|Unpacker)\.(add|remove)PropertyChangeListener", "D", f"{R}/pack200"),
+    (r"java\.util\.jar\.Pack200", "D", f"{R}/pack200"),
+    (r"java\.util\.logging\.LogManager\.(add|remove)PropertyChangeListener", "I", "rare; LogManager.addConfigurationListener is the successor"),
+    (r"java\.util\.logging\.LogManager\.checkAccess", "D", f"{R}/thread-check-access"),
+    (r"java\.util\.logging\.(LogManager\.getLoggingMXBean|LoggingMXBean)", "F", f"{D}/logging-mxbean*"),
+    (r"java\.util\.logging\.LogRecord\.(get|set)ThreadID", "F", f"{D}/log-record-*-thread-id"),
+    (r"java\.util\.logging\.LogRecord\.setMillis", "F", f"{D}/log-record-set-millis"),
+    # java.net, java.io
+    (r"java\.net\.URL\(java\.lang\.String\)", "F", f"{J20}/url-from-literal (literals, target 21; else detected)"),
+    (r"java\.net\.URL\(", "D", f"{J20}/url-constructor (target 21)"),
+    (r"java\.net\.MulticastSocket\.", "D", f"{R}/multicast-socket-inet-address"),
+    (r"java\.net\.(DatagramSocket|ServerSocket|Socket)\.set\w*Factory", "I", "rare: custom socket implementations; no drop-in successor"),
+    (r"java\.io\.WriteAbortedException\.detail", "I", "rare; getCause() returns Throwable, not Exception, so not a drop-in"),
+    # java.rmi, javax.management
+    (r"java\.rmi\.activation", "D", f"{R}/rmi-activation"),
+    (r"\.serialVersionUID$", "I", "interface constants read only by serialization"),
+    (r"javax\.management\.loading\.", "D", f"{J18}/jmx-mlet (targets 18+)"),
+    (r"javax\.management\.remote\.rmi\.RMIConnectorServer\.CREDENTIAL_TYPES", "D", f"{R}/jmx-credential-types"),
+    (r"javax\.management\.remote\.JMXConnector\.getMBeanServerConnection", "D", f"{J18}/jmx-connection-for-subject (targets 18+)"),
+    (r"javax\.management\.remote\.rmi\.RMIIIOPServerImpl", "I", "RMI-IIOP connector, inert since CORBA left in 11"),
+    # java.security, javax.security
+    (r"java\.security\.(AccessControlContext|AccessControlException|AccessController|DomainCombiner|Policy|PolicySpi)\b", "D", f"{R}/access-controller"),
+    (r"javax\.security\.auth\.SubjectDomainCombiner", "D", f"{R}/access-controller"),
+    (r"javax\.security\.auth\.Subject\.getSubject", "F", f"{J20}/subject-current (getSubject(AccessController.getContext()), target 21; else {R}/subject-access-control)"),
+    (r"javax\.security\.auth\.Subject\.doAsPrivileged", "D", f"{R}/subject-access-control"),
+    (r"javax\.security\.auth\.Subject\.doAs", "D", f"{J18}/subject-do-as (targets 18+)"),
+    (r"javax\.security\.auth\.Policy", "D", f"{R}/javax-security-auth-policy"),
+    (r"java\.security\.(Identity|IdentityScope|Signer|Certificate)$", "D", f"{R}/security-identity"),
+    (r"java\.security\.acl\.", "D", f"{R}/security-acl"),
+    (r"java\.security\.(AuthProvider|Provider)\(|java\.security\.Provider\.getVersion", "I", "rare: custom security providers (successor: the String-version constructor, getVersionStr)"),
+    (r"java\.security\.cert\.X509(Certificate|CRL)\.get(Subject|Issuer)DN", "D", f"{R}/x509-principal-dn"),
+    (r"java\.security\.cert\.X509C(ert|RL)Selector", "I", "rare; the X500Principal/byte[] overloads parse names differently"),
+    (r"java\.security\.spec\.PSSParameterSpec|javax\.crypto\.spec\.OAEPParameterSpec\.DEFAULT", "I", "rare; the explicit parameters are a security decision, not a rename"),
+    (r"javax\.net\.ssl\..*getPeerCertificateChain", "D", f"{R}/peer-certificate-chain"),
+    (r"javax\.security\.cert\.", "D", f"{R}/javax-security-cert"),
+    (r"org\.ietf\.jgss\.GSSContext", "I", "rare: the stream forms of the GSS token methods; the byte[] forms replace them by hand"),
+    # tooling, XML
+    (r"javax\.lang\.model\.util\.Abstract(Element|Type)Visitor[67]", "D", f"{D}/model-visitor-abstract"),
+    (r"javax\.lang\.model\.util\.\w+[67]\(", "F", f"{D}/model-visitor-6"),
+    (r"javax\.tools\.", "I", "rare in application code (annotation processors, build tools)"),
+    (r"javax\.xml\.stream\.\w+\.newInstance\(java\.lang\.String,java\.lang\.ClassLoader\)", "F", f"{D}/xml-stream-new-instance"),
+    (r"org\.xml\.sax\.helpers\.XMLReaderFactory", "D", f"{R}/xml-reader-factory"),
+    (r"org\.xml\.sax\.", "I", "SAX 1 interfaces: still present; porting to SAX 2 is not mechanical"),
+    (r"jdk\.nashorn\.", "D", f"{R}/nashorn-import"),
+    # removed modules and desktop
+    (r"org\.omg\.|javax\.rmi\.CORBA|javax\.activity", "D", f"{R}/corba"),
+    (r"javax\.xml\.stream\.XMLInputFactory\.newFactory\(\)", "I", "deprecated by mistake in 9, un-deprecated in 10"),
+    (r"javax\.xml\.bind\.JAXBContext\.createValidator", "I", "JAXB 1 validation: still deprecated in the jaxb-api jar the pom gets back"),
+    (r"javax\.(xml\.bind|activation|annotation)\.", "F", "Java EE modules removed in 11: API dependencies added (dependencies.rs) or moved to Jakarta"),
+    (r"javax\.(jws|xml\.ws|xml\.soap)\.", "I", "JAX-WS left in 11: moved only with the javax -> jakarta migration (jakarta.yml)"),
+    (r"javax\.naming\.Context\.APPLET", "I", "rare: a JNDI environment key for applets"),
+    (r"java\.applet\.|javax\.swing\.JApplet|java\.beans\.(AppletInitializer|Beans\.instantiate)|RepaintManager\.addDirtyRegion\(java\.applet", "D", f"{R}/applet (the import of java.applet, JApplet or AppletInitializer)"),
+    (r"java\.awt\.|javax\.swing\.|javax\.imageio\.|javax\.print\.|javax\.sound\.|javax\.accessibility\.", "I", "desktop UI APIs: out of scope for server-side migrations"),
+]
+
+# Gone from the deprecated list without having been for removal, and still in the JDK.
+UNDEPRECATED = {"javax.xml.stream.XMLInputFactory javax.xml.stream.XMLInputFactory.newFactory()"}
+
+STATUS = {"F": "fixed", "D": "detected", "I": "ignored"}
+
+
+def jdeprscan(jdk, release, for_removal, cache):
+    name = f"{'rem' if for_removal else 'dep'}-{release}.txt"
+    path = os.path.join(cache, name)
+    if not os.path.exists(path):
+        cmd = [os.path.join(jdk, "bin", "jdeprscan"), "--list"]
+        if for_removal:
+            cmd.append("--for-removal")
+        cmd += ["--release", str(release)]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        with open(path, "w") as f:
+            f.write(out)
+    apis = OrderedDict()
+    for line in open(path):
+        if line.startswith("@Deprecated"):
+            m = re.match(r"@Deprecated(\(([^)]*)\))?\s*(.*)", line.strip())
+            since = re.search(r'since="([^"]*)"', m.group(2) or "")
+            apis[m.group(3)] = since.group(1) if since else ""
+    return apis
+
+
+def classify(api):
+    for pattern, status, note in CLASSES:
+        if re.search(pattern, api):
+            return status, note
+    return "I", "rare in application code"
+
+
+def owner(api):
+    """The class an API belongs to, and the member's short form."""
+    if re.match(r"(class|interface|enum|@interface)\s", api):
+        return api.split(" ", 1)[1], "(class)"
+    head, paren, args = api.partition("(")
+    words = head.split(" ")
+    name = words[-1]
+    if not paren:  # a field
+        cls, _, field = name.rpartition(".")
+        return cls, field
+    short = ",".join(x.rsplit(".", 1)[-1] for x in args.rstrip(")").split(",") if x)
+    if len(words) == 1:  # a constructor
+        return name, f"<init>({short})"
+    cls, _, method = name.rpartition(".")
+    return cls, f"{method}({short})"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jdk", default="/usr/lib/jvm/temurin-25-jdk-amd64")
+    ap.add_argument("--cache", default="/tmp/uplift-jdeprscan")
+    ap.add_argument("--out", default="docs/JDK-APIS.md")
+    a = ap.parse_args()
+    os.makedirs(a.cache, exist_ok=True)
+    dep = {n: jdeprscan(a.jdk, n, False, a.cache) for n in range(8, 22)}
+    rem = {n: jdeprscan(a.jdk, n, True, a.cache) for n in range(8, 22)}
+    version = subprocess.run([os.path.join(a.jdk, "bin", "java"), "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+
+    rows = []  # (release, change, api)
+    for n in range(9, 22):
+        for api in dep[n - 1]:
+            if api not in dep[n] and api not in UNDEPRECATED:
+                rows.append((n, "removed", api))
+        for api in rem[n]:
+            if api not in rem[n - 1]:
+                rows.append((n, "for removal", api))
+        for api in dep[n]:
+            if api not in dep[n - 1] and api not in rem[n]:
+                rows.append((n, "deprecated", api))
+
+    out = []
+    w = out.append
+    w("# JDK APIs removed or deprecated in Java 9-21, and what Uplift does with them\n")
+    w("Generated by `scripts/jdk-apis.py` (do not edit by hand; change its `CLASSES` table and")
+    w("re-run it). The lists are the JDK's own, from `jdeprscan` of " + version + ":\n")
+    w("```")
+    w("for N in 8 9 ... 21; do")
+    w("  jdeprscan --list --release $N               # every API deprecated in release N")
+    w("  jdeprscan --list --for-removal --release $N # those deprecated for removal")
+    w("done")
+    w("```\n")
+    w("JDK 17's jdeprscan (`/usr/lib/jvm/java-17-openjdk-amd64`) gives identical lists for 8-16 and,")
+    w("for 17, two more ordinary deprecations (`java.rmi.server.LogStream(String,OutputStream)`,")
+    w("`java.util.jar.Manifest.make72Safe(StringBuffer)`, both rare).\n")
+    w("Per release N: **removed** = deprecated in N-1 and gone from N's list (an API that was")
+    w("only un-deprecated, `XMLInputFactory.newFactory()` in 10, is left out); **for removal** = newly")
+    w("in N's for-removal list; **deprecated** = newly deprecated in N, not for removal. An API appears")
+    w("once per change (deprecated in 9, for removal in 16, ...). jdeprscan lists members and classes,")
+    w("not modules: the Java EE and CORBA modules removed in 11 show up through their deprecated members")
+    w("only.\n")
+    w("- **fixed**: a recipe rewrites it (ast-grep rules in `src/recipes/catalog/java/*.yml`, types")
+    w("  resolved by `java_types.rs`, so a project class of the same name is left alone); cases it")
+    w("  cannot prove safe are reported like detected ones.")
+    w("- **detected**: a rule without a fix reports file, line and the documented successor; the run")
+    w("  lists it as a task left for the next tier (the configured LLM, else a human).")
+    w("- **ignored**: no rule, with the reason.\n")
+    w("Rules marked *target 21* run only when the migration targets 20 or later (their successor")
+    w("does not exist in 17); *targets 18+* (`jdk-18-21-apis`) only when the target deprecates the API,")
+    w("so a migration to 17 is not asked to change what 17 does not deprecate. Conformance cases:")
+    w("`tests/conformance/{removed-jdk-apis,deprecated-jdk-renames,jdk-18-21-apis,jdk-20-replacements,")
+    w("wrapper-constructors,bigdecimal-rounding-mode,base64-from-sun-misc,jaxb-datatype-converter}.yml`.\n")
+
+    w("## Counts\n")
+    desktop = lambda api: classify(api)[1].startswith("desktop UI")
+    w("Each API counts once per change; *ignored (UI)* are the desktop UI APIs (AWT, Swing,")
+    w("Image I/O, printing, sound), not listed below.\n")
+    w("| release | removed | for removal | deprecated | fixed | detected | ignored | ignored (UI) |")
+    w("|---|---|---|---|---|---|---|---|")
+    totals = [0] * 7
+    for n in range(9, 22):
+        rs = [r for r in rows if r[0] == n]
+        c = [sum(1 for r in rs if r[1] == k) for k in ("removed", "for removal", "deprecated")]
+        s = [sum(1 for r in rs if classify(r[2])[0] == k and not (k == "I" and desktop(r[2]))) for k in "FDI"]
+        s.append(sum(1 for r in rs if desktop(r[2])))
+        totals = [t + x for t, x in zip(totals, c + s)]
+        w(f"| {n} | " + " | ".join(str(x) for x in c + s) + " |")
+    w("| all | " + " | ".join(f"**{x}**" for x in totals) + " |")
+    w("")
+
+    for n in range(9, 22):
+        rs = [r for r in rows if r[0] == n and not desktop(r[2])]
+        w(f"## Java {n}\n")
+        if not rs:
+            w("Nothing outside the desktop UI APIs.\n")
+            continue
+        # One row per change, package, status and rule: the members as Class.member.
+        groups = OrderedDict()
+        for _, change, api in sorted(rs, key=lambda r: (("removed", "for removal", "deprecated").index(r[1]), owner(r[2]))):
+            cls, member = owner(api)
+            parts = cls.split(".")
+            i = next((k for k, p in enumerate(parts) if p[:1].isupper()), len(parts))
+            package, simple = ".".join(parts[:i]), ".".join(parts[i:])
+            status, note = classify(api)
+            label = simple if member == "(class)" else f"{simple}.{member}".replace(".<init>", "")
+            groups.setdefault((change, package, status, note), []).append(label)
+        w("| change | package | classes and members | status | rule or reason |")
+        w("|---|---|---|---|---|")
+        for (change, package, status, note), members in groups.items():
+            ms = ", ".join(dict.fromkeys(members))
+            w(f"| {change} | `{package}` | {ms} | {STATUS[status]} | {note} |")
+        w("")
+
+    w("## Deprecated before 9, still deprecated in 21, handled by the catalog\n")
+    w("Java 8 code commonly uses these older deprecations; they are not in the per-release")
+    w("tables above because their deprecation predates Java 9.\n")
+    w("| class | rewritten to | rule |")
+    w("|---|---|---|")
+    for cls, what, rule in OLDER:
+        w(f"| `{cls}` | {what} | {rule} |")
+    w("\n`java.util.Date`'s deprecated constructors and accessors (1.1) are not mechanical (time zone")
+    w("and calendar semantics) and are left alone; `sun.misc.BASE64Encoder/Decoder` (not a public API,")
+    w("so not in jdeprscan's lists, gone in 9) become `java.util.Base64` (`base64-from-sun-misc`), and")
+    w("`javax.xml.bind.DatatypeConverter`'s Base64 and hex helpers (JAXB left with Java 11) become")
+    w("`java.util.Base64` and `HexFormat` for targets 17+ (`jaxb-datatype-converter`). Imports of")
+    w("JDK-internal packages (`sun.security.*`, `com.sun.org.apache.*`, `jdk.internal.*`, ...: not")
+    w("public, so not in these lists, and strongly encapsulated since 16/17) are reported with the")
+    w("public replacement (`removed-jdk-apis/jdk-internal-import`).\n")
+    with open(a.out, "w") as f:
+        f.write("\n".join(out))
+
+
+OLDER = [
+    ("java.lang.Character", "isJavaLetter/isJavaLetterOrDigit/isSpace -> isJavaIdentifierStart/Part, isWhitespace", f"{D}/is-java-letter*, is-space"),
+    ("java.util.logging.Logger", "Logger.global -> getGlobal(); logrb(.., String bundle, ..) -> ResourceBundle overload", f"{D}/logger-global, logrb-bundle-name"),
+    ("java.net.URLEncoder / URLDecoder", "encode/decode(String) -> (String, UTF_8)", f"{D}/url-*-default-charset"),
+    ("java.net.HttpURLConnection", "HTTP_SERVER_ERROR -> HTTP_INTERNAL_ERROR", f"{D}/http-server-error"),
+    ("java.net.MulticastSocket", "getTTL/setTTL (detected: signed byte vs int)", f"{D}/multicast-ttl"),
+    ("java.io.File", "toURL() -> toURI().toURL()", f"{D}/file-to-url"),
+    ("java.lang.ClassLoader", "defineClass(byte[],int,int) -> defineClass(null, ..)", f"{D}/define-class-without-name"),
+    ("java.sql.DriverManager", "setLogStream -> setLogWriter", f"{D}/driver-manager-log-stream*"),
+    ("java.lang.Thread", "stop/suspend/resume/destroy (detected)", f"{R}/thread-stop"),
+]
+
+if __name__ == "__main__":
+    main()
