@@ -425,6 +425,13 @@ async fn run_app(serve: bool, work: bool) -> anyhow::Result<i32> {
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut tasks = Vec::new();
     if work {
+        // The recipe tier's threads are batch work beside the edge, like the builds.
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .start_handler(|_| crate::build::yield_cpu())
+            .build_global()
+        {
+            tracing::warn!(error = %e, "recipe threads keep the default priority");
+        }
         let sandbox = app_sandbox(settings.unsafe_no_sandbox)?;
         let ctx = worker::Context {
             store: store.clone(),

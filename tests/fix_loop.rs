@@ -87,14 +87,18 @@ async fn migrate_with(
     )
 }
 
-fn fix_attempts(report: &Value) -> Vec<Value> {
+/// The results of the report's journal entries of one kind, in order.
+fn results<'a>(report: &'a Value, kind: &'a str) -> impl Iterator<Item = &'a Value> {
     report["entries"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|e| e["result"]["kind"] == "fixed")
-        .map(|e| e["result"].clone())
-        .collect()
+        .map(|e| &e["result"])
+        .filter(move |r| r["kind"] == kind)
+}
+
+fn fix_attempts(report: &Value) -> Vec<Value> {
+    results(report, "fixed").cloned().collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -466,15 +470,8 @@ fn leftovers(dir: &Path) -> PathBuf {
 
 /// Each task's latest record, by task id.
 fn latest_tasks(report: &Value) -> std::collections::BTreeMap<String, Value> {
-    report["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["result"]["kind"] == "task")
-        .map(|e| {
-            let r = &e["result"];
-            (r["task_id"].as_str().unwrap().to_string(), r.clone())
-        })
+    results(report, "task")
+        .map(|r| (r["task_id"].as_str().unwrap().to_string(), r.clone()))
         .collect()
 }
 

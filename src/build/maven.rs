@@ -263,6 +263,14 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
+    // A build is batch work: the webhook edge and the worker come first.
+    // SAFETY: `yield_cpu` only makes an async-signal-safe syscall between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            super::yield_cpu();
+            Ok(())
+        });
+    }
     let started = Instant::now();
     let mut child = cmd.spawn().map_err(MavenError::Spawn)?;
     let mut group = GroupKill(child.id().map(|p| p as i32));
