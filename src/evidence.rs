@@ -95,6 +95,14 @@ pub enum FailureKind {
     Task,
 }
 
+/// One web search result, as plain text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    pub title: String,
+    pub url: String,
+    pub content: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Failure {
     pub kind: FailureKind,

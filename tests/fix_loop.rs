@@ -245,6 +245,11 @@ async fn a_retry_skips_retrieval_searches_and_carries_the_fenced_failure_summary
     assert!(retry_prompt[summary_at..].contains("weakens tests"));
     assert!(retry_prompt.contains("source_kind=search_result"));
     assert!(!retry_prompt.contains("source_kind=solved_example"));
+    // Two answers and a search, all recorded: the replay reproduces the run offline.
+    let run_id = report["run_id"].as_str().unwrap();
+    let (code, stdout, _) = replay(dir.path(), run_id, "replayed");
+    assert_eq!(code, Some(0), "{stdout}");
+    assert_eq!(fake.received().len(), 3, "the replay sent nothing");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -615,6 +620,26 @@ async fn wrong_answers_for_a_task_are_given_back_and_left_for_a_human() {
     assert!(stderr.contains("left for a human"), "{stderr}");
 }
 
+/// `uplift replay RUN --execute` on a fresh copy of the fixture (in `dir/copy`), against the
+/// journal database in `dir`: (exit code, stdout, the copy).
+fn replay(dir: &Path, run_id: &str, copy: &str) -> (Option<i32>, String, PathBuf) {
+    let fresh_dir = dir.join(copy);
+    std::fs::create_dir_all(&fresh_dir).unwrap();
+    let fresh = project(&fresh_dir, "Twice");
+    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .arg("--db")
+        .arg(dir.join("journal.db"))
+        .args(["replay", run_id, "--execute"])
+        .arg(&fresh)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        fresh,
+    )
+}
+
 /// The journal is the run's state: `replay --execute` runs a recorded fix-loop run again on
 /// a fresh copy of the project, against the recorded builds and model answer (no Maven, no
 /// model call), and produces the same journal; a recording altered by hand (the model's
@@ -630,24 +655,7 @@ async fn a_recorded_fix_loop_run_replays_to_the_same_journal_and_an_altered_one_
     assert_eq!(code, 0, "{stderr}\n{report}");
     let run_id = report["run_id"].as_str().unwrap().to_string();
     let db = dir.path().join("journal.db");
-    let replay = |copy: &str| {
-        let fresh_dir = dir.path().join(copy);
-        std::fs::create_dir_all(&fresh_dir).unwrap();
-        let fresh = project(&fresh_dir, "Twice");
-        let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
-            .arg("--db")
-            .arg(&db)
-            .args(["replay", &run_id, "--execute"])
-            .arg(&fresh)
-            .output()
-            .unwrap();
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).to_string(),
-            fresh,
-        )
-    };
-    let (code, stdout, fresh) = replay("same");
+    let (code, stdout, fresh) = replay(dir.path(), &run_id, "same");
     assert_eq!(code, Some(0), "{stdout}");
     assert!(stdout.contains("the same journal"), "{stdout}");
     assert_eq!(fake.received().len(), 1, "the replay called no model");
@@ -669,7 +677,7 @@ async fn a_recorded_fix_loop_run_replays_to_the_same_journal_and_an_altered_one_
     .unwrap();
     assert_eq!(altered.rows_affected(), 1);
     pool.close().await;
-    let (code, stdout, _) = replay("altered");
+    let (code, stdout, _) = replay(dir.path(), &run_id, "altered");
     assert_eq!(code, Some(1), "{stdout}");
     assert!(stdout.contains("entries differ"), "{stdout}");
     // The refused answer sends the run down another path: retries, rollback, FAILURE.

@@ -56,13 +56,16 @@ pub enum ModelAnswer {
     Error(String),
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct SearchRecord {
     pub query: String,
     pub results: usize,
     /// Cache statistics for the run so far.
     pub cache_hits: u64,
     pub cache_misses: u64,
+    /// The results, as the prompt got them (`replay --execute` serves them again).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hits: Vec<crate::evidence::SearchHit>,
 }
 
 /// What retrieval chose and found.

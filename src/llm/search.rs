@@ -21,12 +21,7 @@ use super::http::Client;
 pub const MAX_QUERY: usize = 300;
 pub const MAX_RESULT_BYTES: usize = 10 * 1024;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Hit {
-    pub title: String,
-    pub url: String,
-    pub content: String,
-}
+pub use crate::evidence::SearchHit as Hit;
 
 pub trait SearchProvider: Send + Sync {
     fn search(

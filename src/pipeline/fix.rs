@@ -620,9 +620,14 @@ impl Run<'_> {
         failure: &Failure,
         attempt: u32,
     ) -> (Vec<Hit>, Option<SearchRecord>) {
-        let Some(provider) = self.search.as_ref().filter(|_| attempt > 1) else {
+        let recorded = self
+            .opts
+            .replay
+            .as_ref()
+            .filter(|_| self.opts.config.search.is_some());
+        if attempt < 2 || (self.search.is_none() && recorded.is_none()) {
             return (Vec::new(), None);
-        };
+        }
         let boot = self
             .fingerprint
             .as_ref()
@@ -632,21 +637,32 @@ impl Run<'_> {
             Some(self.opts.config.target),
             boot.as_deref(),
         );
-        let hits = match self.search_cache.search(provider, &query).await {
-            Ok(hits) => hits,
-            Err(e) => {
-                if e.is_auth() {
-                    // Refused credentials: no further searches this run.
-                    self.search = None;
-                }
-                Vec::new()
+        let (hits, cache_hits, cache_misses) = match (recorded, &self.search) {
+            (Some(recording), _) => {
+                let r = recording.next_search().unwrap_or_default();
+                (r.hits, r.cache_hits, r.cache_misses)
             }
+            (None, Some(provider)) => {
+                let hits = match self.search_cache.search(provider, &query).await {
+                    Ok(hits) => hits,
+                    Err(e) => {
+                        if e.is_auth() {
+                            // Refused credentials: no further searches this run.
+                            self.search = None;
+                        }
+                        Vec::new()
+                    }
+                };
+                (hits, self.search_cache.hits, self.search_cache.misses)
+            }
+            (None, None) => return (Vec::new(), None),
         };
         let record = SearchRecord {
             query,
             results: hits.len(),
-            cache_hits: self.search_cache.hits,
-            cache_misses: self.search_cache.misses,
+            cache_hits,
+            cache_misses,
+            hits: hits.clone(),
         };
         (hits, Some(record))
     }

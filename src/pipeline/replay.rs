@@ -1,16 +1,17 @@
 //! Replay that executes (`uplift replay RUN --execute DIR`): the pipeline runs again on DIR,
 //! the project as the run found it, with everything non-deterministic the run consumed
 //! served from its journal instead of the world: build results and the class-file versions
-//! they produced, model answers and their usage, retrieval's choices and the wall clock's
-//! stops. The new journal is then compared with the recorded one entry by entry, so a
-//! change in any decision (rule, plan, rollback round, stop reason) shows as a difference.
-//! Web search and embeddings are not recorded: a run that used them replays without.
+//! they produced, model answers and their usage, retrieval's choices, the wall clock's
+//! stops, web search results. The new journal is then compared with the recorded one entry
+//! by entry, so a change in any decision (rule, plan, rollback round, stop reason) shows as
+//! a difference. Embeddings are not recorded: a run that used them replays without.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Mutex;
 
 use crate::journal::{
-    BuildOutcome, Entry, FixAttempt, Journal, ModelAnswer, RetrievalRecord, Stage, StepResult,
+    BuildOutcome, Entry, FixAttempt, Journal, ModelAnswer, RetrievalRecord, SearchRecord, Stage,
+    StepResult,
 };
 use crate::llm::ChatResponse;
 use crate::llm::recorded::Recorded;
@@ -21,6 +22,7 @@ pub struct Recording {
     builds: Mutex<VecDeque<BuildOutcome>>,
     majors: Mutex<VecDeque<BTreeMap<u32, usize>>>,
     retrievals: Mutex<VecDeque<RetrievalRecord>>,
+    searches: Mutex<VecDeque<SearchRecord>>,
     answers: Vec<Result<ChatResponse, String>>,
     /// Entry numbers at which the run stopped on its wall-clock budget.
     clock_stops: BTreeSet<u32>,
@@ -29,10 +31,11 @@ pub struct Recording {
 impl Recording {
     pub fn from_journal(journal: &Journal) -> Self {
         let mut r = Recording::default();
-        let (builds, majors, retrievals) = (
+        let (builds, majors, retrievals, searches) = (
             r.builds.get_mut().expect("fresh"),
             r.majors.get_mut().expect("fresh"),
             r.retrievals.get_mut().expect("fresh"),
+            r.searches.get_mut().expect("fresh"),
         );
         for e in &journal.entries {
             match &e.result {
@@ -45,6 +48,7 @@ impl Recording {
                 }
                 StepResult::Fixed(f) => {
                     retrievals.extend(f.retrieval.clone());
+                    searches.extend(f.search.clone());
                     r.answers.extend(answer(f));
                 }
                 StepResult::LimitReached { .. } if e.rule.starts_with("R0:") => {
@@ -74,6 +78,11 @@ impl Recording {
 
     pub fn next_retrieval(&self) -> Option<RetrievalRecord> {
         pop(&self.retrievals)
+    }
+
+    /// The next web search's results and the cache's counts then.
+    pub fn next_search(&self) -> Option<SearchRecord> {
+        pop(&self.searches)
     }
 
     /// Whether the run stopped on its wall clock where entry `seq` comes next.
