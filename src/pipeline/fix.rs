@@ -124,14 +124,10 @@ impl Run<'_> {
         let t = Instant::now();
         self.state.fix_attempts += 1;
         let attempt = self.state.fix_attempts;
-        let validation = self.journal.validation().cloned();
-        let failure = validation.as_ref().and_then(|v| {
-            v.build
-                .run
-                .as_ref()
-                .and_then(|r| classify(r, &v.newly_failing, &self.project_names()))
-        });
-        let Some(failure) = failure.filter(|f| f.kind != FailureKind::Environment) else {
+        let Some(failure) = self
+            .latest_failure()
+            .filter(|f| f.kind != FailureKind::Environment)
+        else {
             self.state.fix_done = true;
             let reason =
                 "nothing the fix loop can act on (environment failure, or tests lost from source)";
@@ -429,6 +425,17 @@ impl Run<'_> {
         files
     }
 
+    /// What the latest validation's build failed on, classified (`None`: it built and no
+    /// test newly fails, or nothing was validated).
+    pub(super) fn latest_failure(&self) -> Option<Failure> {
+        let v = self.journal.validation()?;
+        classify(
+            v.build.run.as_ref()?,
+            &v.newly_failing,
+            &self.project_names(),
+        )
+    }
+
     /// The project's own packages and types, kept out of signatures and search queries.
     pub(super) fn project_names(&self) -> ProjectNames {
         let files = || self.fingerprint.iter().flat_map(|fp| fp.java_files());
@@ -625,7 +632,7 @@ impl Run<'_> {
             .replay
             .as_ref()
             .filter(|_| self.opts.config.search.is_some());
-        if attempt < 2 || (self.search.is_none() && recorded.is_none()) {
+        if attempt < 2 {
             return (Vec::new(), None);
         }
         let boot = self

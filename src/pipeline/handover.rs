@@ -13,14 +13,15 @@ use std::time::Instant;
 use serde_json::json;
 
 use super::Run;
-use super::failure::{Failure, FailureKind, classify};
+use super::failure::{Failure, FailureKind};
 use super::fix::Job;
+use super::rollback::write_back;
 use crate::analyze::{self, java::JunitGeneration};
 use crate::journal::{
     Category, FixAttempt, FixResult, RECIPE_TIER, Stage, StepResult, TaskRecord, TaskStatus,
 };
 use crate::knowledge::signature::normalize;
-use crate::recipes::overlay::Overlay;
+use crate::recipes::overlay::{CommitError, Overlay};
 use crate::recipes::{
     self, PomContext,
     dependencies::{self, JunitMode},
@@ -38,9 +39,8 @@ pub(super) struct Current {
     task: TaskRecord,
     title: String,
     attempts: u32,
-    /// The files the tier may edit: the task's own and the build files.
-    editable: Vec<PathBuf>,
-    /// Their bytes before the first attempt (`None`: absent), to give them back exactly.
+    /// The files the tier may edit (the task's own and the build files) with their bytes
+    /// before the first attempt (`None`: absent), to give them back exactly.
     before: BTreeMap<PathBuf, Option<Vec<u8>>>,
     /// A change is on disk and waits for its verdict (the validation runs first).
     pub written: bool,
@@ -96,16 +96,11 @@ impl Run<'_> {
                 .iter()
                 .flat_map(|fp| fp.modules.iter().map(|m| m.pom.path.clone())),
         );
-        let gate = Gate::new(&self.opts.root, Origin::Builtin);
-        let before = editable
-            .iter()
-            .map(|p| (p.clone(), gate.read(p).ok()))
-            .collect();
+        let before = self.snapshot(editable);
         self.handover = Some(Current {
             task,
             title,
             attempts: 0,
-            editable,
             before,
             written: false,
             dirty: false,
@@ -127,16 +122,7 @@ impl Run<'_> {
     async fn next_attempt(&mut self, rule: &str, t: Instant) -> anyhow::Result<bool> {
         let names = self.project_names();
         let target = self.opts.config.target;
-        let red = self
-            .journal
-            .validation()
-            .filter(|_| self.state.validation_red)
-            .and_then(|v| {
-                v.build
-                    .run
-                    .as_ref()
-                    .and_then(|r| classify(r, &v.newly_failing, &names))
-            });
+        let red = self.latest_failure().filter(|_| self.state.validation_red);
         let Some(c) = self.handover.as_mut() else {
             return Ok(false);
         };
@@ -160,7 +146,7 @@ impl Run<'_> {
         let job = Job {
             failure,
             files: c.task.left.clone(),
-            editable: c.editable.clone(),
+            editable: c.before.keys().cloned().collect(),
             ask,
         };
         let changed = self.attempt(rule, attempt, job, t).await?;
@@ -213,23 +199,14 @@ impl Run<'_> {
         };
         let mut restored = false;
         if c.dirty {
-            let gate = Gate::new(&self.opts.root, Origin::Builtin);
-            for (rel, bytes) in &c.before {
-                let result = match bytes {
-                    Some(b) if gate.read(rel).ok().as_ref() != Some(b) => gate.write(rel, b),
-                    Some(_) => continue,
-                    None => match gate.remove(rel) {
-                        Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                        other => other,
-                    },
-                };
-                if let Err(e) = result {
-                    // Never a red tree: the never-red tier gives every file back instead.
-                    self.state.validation_red = true;
-                    self.state.validated = true;
-                    let why = format!("{why}; giving {} back failed: {e}", rel.display());
-                    return self.leave(rule, c, &why, t).await.map(|()| true);
-                }
+            if let Err(CommitError::Partial { failed, source, .. }) =
+                write_back(&self.opts.root, &c.before)
+            {
+                // Never a red tree: the never-red tier gives every file back instead.
+                self.state.validation_red = true;
+                self.state.validated = true;
+                let why = format!("{why}; giving {} back failed: {source}", failed.display());
+                return self.leave(rule, c, &why, t).await.map(|()| true);
             }
             restored = true;
             self.state.validated = false;
@@ -330,21 +307,17 @@ impl Run<'_> {
         let Some((overlay, changes, poms)) = edited else {
             return Ok(false);
         };
-        let gate = Gate::new(&self.opts.root, Origin::Builtin);
-        let before = poms
-            .iter()
-            .map(|p| (p.clone(), gate.read(p).ok()))
-            .collect();
+        let before = self.snapshot(poms);
         let diff = overlay.diff();
         let files = match self.commit(&overlay) {
             Ok(files) => files,
             Err(e) => {
-                self.handover = Some(self.vintage_current(previous, poms, before, false));
+                self.handover = Some(self.vintage_current(previous, before, false));
                 let why = format!("the poms could not be written: {e}");
                 return self.give_back(rule, &why, t).await;
             }
         };
-        self.handover = Some(self.vintage_current(previous.clone(), poms, before, true));
+        self.handover = Some(self.vintage_current(previous.clone(), before, true));
         self.state.validated = false;
         self.state.validation_red = false;
         let attempt = FixAttempt {
@@ -407,7 +380,6 @@ impl Run<'_> {
     fn vintage_current(
         &self,
         previous: TaskRecord,
-        poms: Vec<PathBuf>,
         before: BTreeMap<PathBuf, Option<Vec<u8>>>,
         written: bool,
     ) -> Current {
@@ -415,7 +387,6 @@ impl Run<'_> {
             title: "JUnit 5 dependencies, without the vintage engine".into(),
             task: previous.clone(),
             attempts: MAX_TASK_ATTEMPTS,
-            editable: poms,
             before,
             written,
             dirty: true,
@@ -436,20 +407,27 @@ impl Run<'_> {
         if self.state.checks_changed {
             return "its change altered what a test checks".into();
         }
-        let names = self.project_names();
-        let first = self.journal.validation().and_then(|v| {
-            let run = v.build.run.as_ref()?;
-            classify(run, &v.newly_failing, &names)?
-                .errors
-                .into_iter()
-                .next()
-        });
-        match first {
+        match self
+            .latest_failure()
+            .and_then(|f| f.errors.into_iter().next())
+        {
             Some(e) => format!(
                 "the build stayed red: {}",
                 e.trim_start_matches("[ERROR]").trim()
             ),
             None => "the build stayed red".into(),
         }
+    }
+
+    /// The bytes of `files` now (`None`: absent), to give them back later.
+    fn snapshot(&self, files: Vec<PathBuf>) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+        let gate = Gate::new(&self.opts.root, Origin::Builtin);
+        files
+            .into_iter()
+            .map(|p| {
+                let bytes = gate.read(&p).ok();
+                (p, bytes)
+            })
+            .collect()
     }
 }

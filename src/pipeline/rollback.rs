@@ -198,6 +198,34 @@ fn names_word(text: &str, word: &str) -> bool {
     })
 }
 
+/// Writes each file's recorded bytes back (`None`: the file did not exist, so it goes),
+/// through the gate: a link the build planted meanwhile is refused, not written through.
+pub(super) fn write_back(
+    root: &Path,
+    bytes: &BTreeMap<PathBuf, Option<Vec<u8>>>,
+) -> Result<Vec<PathBuf>, CommitError> {
+    let gate = Gate::new(root, Origin::Builtin);
+    let mut written = Vec::new();
+    for (rel, bytes) in bytes {
+        let result = match bytes {
+            Some(b) => gate.write(rel, b),
+            None => match gate.remove(rel) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+                other => other,
+            },
+        };
+        if let Err(source) = result {
+            return Err(CommitError::Partial {
+                written,
+                failed: rel.clone(),
+                source,
+            });
+        }
+        written.push(rel.clone());
+    }
+    Ok(written)
+}
+
 impl Run<'_> {
     /// Commits `overlay` after remembering the original bytes of each file it changes
     /// (the first time any tier changes it).
@@ -208,29 +236,9 @@ impl Run<'_> {
         overlay.commit()
     }
 
-    /// Gives every file any tier wrote its original bytes back (through the gate: a link
-    /// the build planted meanwhile is refused, not written through).
+    /// Gives every file any tier wrote its original bytes back.
     fn restore(&self) -> Result<Vec<PathBuf>, CommitError> {
-        let gate = Gate::new(&self.opts.root, Origin::Builtin);
-        let mut written = Vec::new();
-        for (rel, bytes) in &self.pristine {
-            let result = match bytes {
-                Some(b) => gate.write(rel, b),
-                None => match gate.remove(rel) {
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-                    other => other,
-                },
-            };
-            if let Err(source) = result {
-                return Err(CommitError::Partial {
-                    written,
-                    failed: rel.clone(),
-                    source,
-                });
-            }
-            written.push(rel.clone());
-        }
-        Ok(written)
+        write_back(&self.opts.root, &self.pristine)
     }
 
     /// One round of the never-red tier: the files the red validation (or a changed test
