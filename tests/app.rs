@@ -7,7 +7,6 @@ mod support;
 
 use std::future::Future;
 use std::pin::Pin;
-use std::process::{Child, Command};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -389,34 +388,12 @@ async fn config_pushes_are_validated_on_a_check_run() {
     );
 }
 
-struct Worker(Child);
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn spawn_worker(app: &App) -> Worker {
+/// A worker process on the app's database whose leases expire after 3 s.
+fn spawn_worker(app: &App) -> Process {
     let s = settings(&app.fake, app.dir.path());
-    let child = Command::new(env!("CARGO_BIN_EXE_uplift"))
-        .arg("worker")
-        .env("UPLIFT_APP_ID", APP_ID.to_string())
-        .env("UPLIFT_APP_SLUG", SLUG)
-        .env(
-            "UPLIFT_PRIVATE_KEY_PATH",
-            manifest("tests/support/app-key.pem"),
-        )
-        .env("UPLIFT_WEBHOOK_SECRET", SECRET)
-        .env("UPLIFT_GITHUB_API_URL", &app.fake.url)
-        .env("DATABASE_URL", &s.database_url)
-        .env("UPLIFT_WORK_DIR", &s.work_dir)
-        .env("UPLIFT_LEASE_SECS", "3")
-        .env("UPLIFT_MUTATION_SPACING_MS", "0")
-        .env("UPLIFT_MAVEN_ARGS", maven_args().join(" "))
-        .spawn()
-        .unwrap();
-    Worker(child)
+    let mut env = process_env(&app.fake, app.dir.path(), &s.database_url);
+    env.push(("UPLIFT_LEASE_SECS", "3".into()));
+    spawn(&["worker"], &env)
 }
 
 /// A worker process killed (SIGKILL) after it pushed: the lease expires, a new worker claims the
@@ -436,8 +413,8 @@ async fn a_killed_worker_is_replaced_and_nothing_is_pushed_twice() {
     .await;
     let pushed = branch_commits(&bare, "uplift/java-17");
     assert_eq!(pushed.len(), 1);
-    first.0.kill().unwrap();
-    first.0.wait().unwrap();
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
     assert_eq!(
         app.migrate_jobs().await[0].state,
         "running",

@@ -157,6 +157,9 @@ async fn cancel_while_a_migration_is_queued() {
     let t = Tester::start_without_migrations("single-junit4").await;
     t.comment("@uplift migrate --target 17").await;
     t.wait_for_job(REPO, |j| j.state == "queued").await;
+    let status = t.wait_for_reply(t.comment("@uplift status").await).await;
+    assert!(status.body.contains("| queued |"), "{}", status.body);
+    snapshot!("status_while_queued", status.body);
     let id = t.comment("@uplift cancel").await;
     snapshot!("cancel_queued", t.wait_for_reply(id).await.body);
     let job = t.wait_for_migration().await;
@@ -214,8 +217,30 @@ async fn cancel_while_a_migration_is_running() {
     t.wait_for_check_status(INVARIANCE, "in_progress").await;
     let pushed = branch_commits(&t.bare(), BRANCH);
     assert_eq!(pushed.len(), 1);
+    let status = t.wait_for_reply(t.comment("@uplift status").await).await;
+    assert!(status.body.contains("| running |"), "{}", status.body);
+    snapshot!("status_while_running", status.body);
+    let build = t.build_processes();
+    assert!(!build.is_empty(), "the validation build is running");
     let id = t.comment("@uplift cancel").await;
     snapshot!("cancel_running", t.wait_for_reply(id).await.body);
+    // The build's whole process tree is gone within 10 s of the reply.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let left: Vec<u32> = t
+            .build_processes()
+            .into_iter()
+            .filter(|p| build.contains(p))
+            .collect();
+        if left.is_empty() {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "build processes {left:?} outlived the cancel by 10 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
     assert_cancelled(&t, &pushed).await;
     let cancelled = t.wait_for_migration().await;
 
@@ -680,4 +705,94 @@ async fn a_merged_migration_pr_declines_nothing() {
     assert_eq!(push_config(&t).await.as_deref(), Some("success"));
     let proposed = t.wait_for_job(REPO, |j| j.id != first.id).await;
     assert_eq!(proposed.payload["requested_by"], "config");
+}
+
+/// The default branch moves on while the migration PR is open: the migration runs again on
+/// the new head and the branch (only the app's commits) is rebuilt on it, in the same PR,
+/// with its checks on the new head. Before any migration, such a push queues nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_push_to_main_brings_the_open_migration_pr_up_to_date() {
+    let t = Tester::start("single-junit4").await;
+    t.push_to_branch("main", &[("NOTES.md", "early\n")], "Dev")
+        .await;
+    t.settle_events().await;
+    assert!(t.migrations().await.is_empty(), "no PR, nothing to update");
+
+    t.comment("@uplift migrate --target 17").await;
+    t.wait_for_check(MIGRATION).await;
+    let first = t.wait_for_migration().await;
+    let main = t
+        .push_to_branch("main", &[("NOTES.md", "moved on\n")], "Dev")
+        .await;
+    let update = t
+        .wait_for_job(REPO, |j| {
+            j.id != first.id && !matches!(j.state.as_str(), "queued" | "running")
+        })
+        .await;
+    assert_eq!(update.state, "done", "{update:#?}");
+
+    let bare = git2::Repository::open_bare(t.bare()).unwrap();
+    let head = bare
+        .find_reference(&format!("refs/heads/{BRANCH}"))
+        .unwrap()
+        .peel_to_commit()
+        .unwrap()
+        .id();
+    let main = git2::Oid::from_str(&main).unwrap();
+    assert!(
+        bare.graph_descendant_of(head, main).unwrap(),
+        "the migration branch is rebuilt on main's new head"
+    );
+    assert_eq!(file_on_branch(&t.bare(), BRANCH, "NOTES.md"), "moved on\n");
+    let state = t.state();
+    let open: Vec<_> = state
+        .pulls
+        .iter()
+        .filter(|p| p.repo == REPO && p.state == "open")
+        .collect();
+    assert_eq!(open.len(), 1, "still one PR: {open:#?}");
+    let check = t.wait_for_check(MIGRATION).await;
+    assert_eq!(
+        check.head_sha,
+        head.to_string(),
+        "checks run on the new head"
+    );
+    assert_eq!(check.conclusion.as_deref(), Some("success"));
+    // The update is quiet: the issue keeps its one status comment.
+    assert_eq!(
+        t.bot_comments()
+            .iter()
+            .filter(|c| c.body.contains("<!-- uplift:status job="))
+            .count(),
+        1
+    );
+}
+
+/// GitHub answers 502 to the PR creation, though the PR was created (the worst case): the
+/// job's next attempt finds that PR instead of opening a second, and finishes with one PR,
+/// one status comment and one pair of check runs, none left in progress.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_gateway_on_pr_creation_is_retried_without_a_second_pr() {
+    let t = Tester::start("single-junit4").await;
+    t.app.fake.fail_after_next("POST", "/pulls", 502);
+    t.comment("@uplift migrate --target 17").await;
+    let job = t.wait_for_migration().await;
+    assert_eq!(job.state, "done", "{job:#?}");
+    assert_eq!(job.attempts, 2, "the 502 cost one attempt: {job:#?}");
+    let state = t.state();
+    let pulls: Vec<_> = state.pulls.iter().filter(|p| p.repo == REPO).collect();
+    assert_eq!(pulls.len(), 1, "one PR: {pulls:#?}");
+    assert_eq!(pulls[0].state, "open");
+    let statuses = t
+        .bot_comments()
+        .iter()
+        .filter(|c| c.body.contains("<!-- uplift:status job="))
+        .count();
+    assert_eq!(statuses, 1, "one status comment");
+    for name in [MIGRATION, INVARIANCE] {
+        let runs: Vec<_> = state.check_runs.iter().filter(|c| c.name == name).collect();
+        assert_eq!(runs.len(), 1, "one {name} check run: {runs:#?}");
+        assert_eq!(runs[0].status, "completed");
+        assert_eq!(runs[0].conclusion.as_deref(), Some("success"));
+    }
 }

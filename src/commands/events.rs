@@ -129,6 +129,11 @@ async fn handle(ctx: &Context, job: &JobRow) -> anyhow::Result<Ended> {
             repo,
             after,
         } => on_config_push(ctx, installation, &repo, &after).await,
+        Event::DefaultBranchPush {
+            installation,
+            repo,
+            after,
+        } => on_default_branch_push(ctx, installation, &repo, &after).await,
     };
     match result {
         Ok(what) => done(&what),
@@ -202,6 +207,57 @@ async fn on_config_push(
     )
     .await
     .map(|r| format!("valid config; {r}"))
+}
+
+/// The default branch moved: each open migration PR of the repository is brought up to date
+/// by its migration running again on the new head (a branch that holds only the app's
+/// commits is rebuilt on it; one a person pushed to is left alone and they are told, as for
+/// any run). Repositories with no migration make no GitHub call.
+async fn on_default_branch_push(
+    ctx: &Context,
+    installation: i64,
+    repo: &str,
+    sha: &str,
+) -> anyhow::Result<String> {
+    let mut newest_per_target: Vec<JobRow> = Vec::new();
+    for job in ctx.store.migrations(repo, 20).await? {
+        if !newest_per_target.iter().any(|j| j.target == job.target) {
+            newest_per_target.push(job);
+        }
+    }
+    if newest_per_target.is_empty() {
+        return Ok("no migration".into());
+    }
+    let api = ctx.github.repo(installation, repo).await?;
+    let mut updated = Vec::new();
+    for job in newest_per_target {
+        let branch = crate::workspace::branch_for(job.target);
+        if api.open_pull(&branch).await?.is_none() {
+            continue;
+        }
+        let mut request: MigrateRequest = serde_json::from_value(job.payload.clone())?;
+        // Quietly, on the PR only: no reaction on the old comment, no new status comment.
+        request.issue = None;
+        request.comment_id = None;
+        request.requested_by = format!("push {}", &sha[..sha.len().min(8)]);
+        request.recreate = false;
+        request.plan_only = false;
+        request.dry_run = false;
+        let queued = handlers::enqueue_migration(
+            ctx,
+            installation,
+            repo,
+            request,
+            &format!("update-{}-{sha}", job.target),
+        )
+        .await?;
+        updated.push(format!("{branch}: {queued}"));
+    }
+    Ok(if updated.is_empty() {
+        "no open migration PR".into()
+    } else {
+        format!("brought up to date: {}", updated.join("; "))
+    })
 }
 
 /// A repository added to the installation: when its default branch has a valid

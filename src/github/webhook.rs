@@ -58,6 +58,12 @@ pub enum Event {
         repo: String,
         after: String,
     },
+    /// Any other push to the default branch: an open migration PR may have fallen behind.
+    DefaultBranchPush {
+        installation: i64,
+        repo: String,
+        after: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -335,13 +341,22 @@ pub fn parse(event: &str, body: &[u8], app_slug: &str) -> Result<Parsed, Malform
                     .chain(&c.removed)
                     .any(|f| f == REPO_CONFIG_PATH)
             });
-            if !touched {
-                return ignored("config unchanged");
-            }
-            Event::ConfigPush {
-                installation: installation_id(p.installation, event)?,
-                repo: p.repository.full_name,
-                after: p.after,
+            let (installation, repo) = (
+                installation_id(p.installation, event)?,
+                p.repository.full_name,
+            );
+            if touched {
+                Event::ConfigPush {
+                    installation,
+                    repo,
+                    after: p.after,
+                }
+            } else {
+                Event::DefaultBranchPush {
+                    installation,
+                    repo,
+                    after: p.after,
+                }
             }
         }
         other => return ignored(&format!("event {other} not handled")),
@@ -479,7 +494,7 @@ mod tests {
     }
 
     #[test]
-    fn pushes_matter_only_when_they_touch_the_config_on_the_default_branch() {
+    fn pushes_matter_only_on_the_default_branch_and_config_pushes_are_told_apart() {
         let push = |git_ref: &str, file: &str| {
             serde_json::json!({"ref": git_ref, "after": "abc", "installation": {"id": 1},
                 "repository": {"full_name": "o/r", "default_branch": "main"},
@@ -506,6 +521,9 @@ mod tests {
             push("refs/heads/main", "README.md").as_bytes(),
             "uplift",
         );
-        assert!(matches!(readme.unwrap(), Parsed::Ignored(_)));
+        assert!(matches!(
+            readme.unwrap(),
+            Parsed::Event(Event::DefaultBranchPush { .. })
+        ));
     }
 }

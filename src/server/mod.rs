@@ -167,6 +167,9 @@ fn job_scope(event: &Event) -> (i64, String) {
         }
         | Event::ConfigPush {
             installation, repo, ..
+        }
+        | Event::DefaultBranchPush {
+            installation, repo, ..
         } => (*installation, repo.clone()),
     }
 }

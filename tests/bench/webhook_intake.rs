@@ -5,23 +5,24 @@
 //! app (`tests/bench/probot/`, installed from npm into the cache on first use) that verifies
 //! the same signatures and answers without storing anything. Prints p50/p99 per rate, the
 //! highest rate each kept p99 under 20 ms with no errors, and Uplift's ratio to Probot.
+//! Last, the same load on `uplift serve` *with* its in-process worker while that worker runs
+//! real migrations (sandboxed Maven builds of a fixture, cloned from the fake GitHub of
+//! `tests/support`): the edge must keep p99 under 100 ms at 200/s.
 //! Run: `cargo bench --bench webhook_intake`.
 
-use std::process::{Child, Command, Stdio};
+#[path = "../support/mod.rs"]
+mod support;
+
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hmac::{Hmac, Mac};
-use sha2::Sha256;
-
-const SECRET: &str = "bench-secret";
+use support::app::{Process, SECRET, manifest, spawn};
 const SECONDS_PER_RATE: u64 = 5;
 const P99_TARGET_MS: f64 = 20.0;
 
 fn sign(body: &[u8]) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(SECRET.as_bytes()).unwrap();
-    mac.update(body);
-    format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
+    support::payloads::sign(SECRET, body)
 }
 
 fn payload(i: u64) -> Vec<u8> {
@@ -38,73 +39,27 @@ fn payload(i: u64) -> Vec<u8> {
     .into_bytes()
 }
 
-struct Server(Child);
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn wait_for(port: u16, server: Server) -> Server {
-    for _ in 0..200 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            return server;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    panic!("server on {port} did not start");
-}
-
 /// `uplift serve --no-worker` on `database_url`; the webhook URL.
-fn start_uplift(database_url: &str) -> (Server, String) {
-    let port = free_port();
-    let server = Server(
-        Command::new(env!("CARGO_BIN_EXE_uplift"))
-            .args(["serve", "--no-worker"])
-            .env("UPLIFT_WEBHOOK_SECRET", SECRET)
-            .env(
+fn start_uplift(database_url: &str) -> (Process, String) {
+    let server = spawn(
+        &["serve", "--no-worker"],
+        &[
+            ("UPLIFT_WEBHOOK_SECRET", SECRET.into()),
+            (
                 "UPLIFT_PRIVATE_KEY_PATH",
-                concat!(env!("CARGO_MANIFEST_DIR"), "/tests/support/app-key.pem"),
-            )
-            .env("DATABASE_URL", database_url)
-            .env("UPLIFT_LISTEN", format!("127.0.0.1:{port}"))
-            .env("RUST_LOG", "error")
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap(),
+                manifest("tests/support/app-key.pem").display().to_string(),
+            ),
+            ("DATABASE_URL", database_url.into()),
+            ("RUST_LOG", "error".into()),
+        ],
     );
-    (
-        wait_for(port, server),
-        format!("http://127.0.0.1:{port}/webhook"),
-    )
-}
-
-/// A fresh schema of the local PostgreSQL, as a URL whose search path is that schema.
-async fn postgres_url() -> Option<String> {
-    let base = std::env::var("UPLIFT_TEST_DATABASE_URL")
-        .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into());
-    let schema = format!("uplift_bench_{}", std::process::id());
-    let admin = sqlx::PgPool::connect(&base).await.ok()?;
-    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE SCHEMA {schema}")))
-        .execute(&admin)
-        .await
-        .ok()?;
-    let sep = if base.contains('?') { '&' } else { '?' };
-    Some(format!("{base}{sep}options=-c%20search_path%3D{schema}"))
+    let webhook = format!("{}/webhook", server.url);
+    (server, webhook)
 }
 
 /// The Probot app of `tests/bench/probot/`, its pinned dependencies installed once into
 /// the cache with `npm ci`; None (and why) when node or npm is missing.
-fn start_probot() -> Result<(Server, String), String> {
+fn start_probot() -> Result<(Process, String), String> {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bench/probot");
     let cache = std::env::var_os("XDG_CACHE_HOME")
         .map(std::path::PathBuf::from)
@@ -128,29 +83,30 @@ fn start_probot() -> Result<(Server, String), String> {
             return Err("npm ci failed".into());
         }
     }
-    let port = free_port();
+    let port = support::app::free_port();
     let key = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/support/app-key.pem"
     ))
     .map_err(|e| e.to_string())?;
-    let server = Server(
-        Command::new(probot)
-            .args(["run", "./index.js"])
-            .current_dir(&cache)
-            .env("APP_ID", "1")
-            .env("PRIVATE_KEY", key)
-            .env("WEBHOOK_SECRET", SECRET)
-            .env("PORT", port.to_string())
-            .env("LOG_LEVEL", "fatal")
-            .stdout(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("probot: {e}"))?,
-    );
-    Ok((
-        wait_for(port, server),
-        format!("http://127.0.0.1:{port}/api/github/webhooks"),
-    ))
+    let child = Command::new(probot)
+        .args(["run", "./index.js"])
+        .current_dir(&cache)
+        .env("APP_ID", "1")
+        .env("PRIVATE_KEY", key)
+        .env("WEBHOOK_SECRET", SECRET)
+        .env("PORT", port.to_string())
+        .env("LOG_LEVEL", "fatal")
+        .stdout(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("probot: {e}"))?;
+    let server = Process {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    };
+    support::app::wait_listening(port);
+    let webhook = format!("{}/api/github/webhooks", server.url);
+    Ok((server, webhook))
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -239,8 +195,117 @@ async fn measure(name: &str, url: &str) -> u64 {
     best
 }
 
+/// Repositories the busy worker migrates, one after another, so that one is always running.
+const BUSY_REPOS: u64 = 4;
+const BUSY_P99_TARGET_MS: f64 = 100.0;
+
+/// `uplift serve` with its in-process worker, against the fake GitHub, measured while the
+/// worker migrates copies of the multi-module fixture. Each rate's window says whether a
+/// migration was running at its start and at its end.
+async fn measure_busy() {
+    use support::app::{APP_ID, INSTALLATION, SLUG, process_env, project};
+    let dir = tempfile::tempdir().unwrap();
+    let public = std::fs::read(manifest("tests/support/app-key.pub.pem")).unwrap();
+    let fake = support::fake_github::FakeGitHub::start(APP_ID, SLUG, &public).await;
+    fake.add_installation(INSTALLATION, "acme");
+    let source = project(dir.path(), "multi-module");
+    let repos: Vec<String> = (0..BUSY_REPOS).map(|i| format!("acme/calc{i}")).collect();
+    for repo in &repos {
+        fake.add_repo(INSTALLATION, repo, &source);
+        fake.add_issue(repo, 1, "Move to Java 17");
+        fake.set_permission(repo, "dev", "write");
+    }
+    let db = format!("sqlite://{}?mode=rwc", dir.path().join("busy.db").display());
+    let mut env = process_env(&fake, dir.path(), &db);
+    env.push(("UPLIFT_INSTALLATION_CONCURRENCY", "1".into()));
+    let server = spawn(&["serve"], &env);
+    let webhook = format!("{}/webhook", server.url);
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(256)
+        .build()
+        .unwrap();
+    for repo in &repos {
+        let body = "@uplift migrate --target 17";
+        let id = fake.add_comment(repo, 1, "dev", body);
+        let payload = support::payloads::issue_comment_created(
+            INSTALLATION,
+            repo,
+            1,
+            false,
+            id,
+            "dev",
+            "User",
+            "MEMBER",
+            body,
+        );
+        let bytes = serde_json::to_vec(&payload).unwrap();
+        let status = client
+            .post(&webhook)
+            .header("x-github-event", "issue_comment")
+            .header("x-github-delivery", format!("busy-{id}"))
+            .header("x-hub-signature-256", sign(&bytes))
+            .header("content-type", "application/json")
+            .body(bytes)
+            .send()
+            .await
+            .map(|r| r.status().as_u16());
+        assert_eq!(
+            status.ok(),
+            Some(202),
+            "the migrate command was not accepted"
+        );
+    }
+    let store = uplift::store::Store::connect(&db).await.unwrap();
+    let running = || async {
+        let mut n = 0;
+        for repo in &repos {
+            let jobs = store.migrations(repo, 1).await.unwrap_or_default();
+            n += jobs.iter().filter(|j| j.state == "running").count();
+        }
+        n > 0
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !running().await {
+        assert!(
+            Instant::now() < deadline,
+            "no migration started within 120 s"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Let the first build start before measuring.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    println!(
+        "\nuplift serve with its worker migrating (SQLite; real sandboxed Maven builds)\n\
+         rate/s  requests  errors  p50_ms  p99_ms  migrating"
+    );
+    let mut offset = 50_000_000;
+    for rate in [200, 500, 1000] {
+        let before = running().await;
+        let (p50, p99, n, errors) = drive(&client, &webhook, rate, offset).await;
+        let after = running().await;
+        offset += n as u64;
+        let busy = match (before, after) {
+            (true, true) => "throughout",
+            (false, false) => "no",
+            _ => "part",
+        };
+        println!("{rate:>6}  {n:>8}  {errors:>6}  {p50:>6.2}  {p99:>6.2}  {busy}");
+        if rate == 200 {
+            let verdict = if errors == 0 && p99 < BUSY_P99_TARGET_MS && busy == "throughout" {
+                "met"
+            } else {
+                "NOT met"
+            };
+            println!("target p99 < {BUSY_P99_TARGET_MS} ms at 200/s while migrating: {verdict}");
+        }
+    }
+}
+
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
+    if std::env::args().any(|a| a == "busy") {
+        return measure_busy().await;
+    }
     let dir = tempfile::tempdir().unwrap();
     let sqlite = {
         let url = format!("sqlite://{}", dir.path().join("bench.db").display());
@@ -251,21 +316,13 @@ async fn main() {
         )
         .await
     };
-    let postgres = match postgres_url().await {
-        Some(url) => {
-            let (_server, webhook) = start_uplift(&url);
-            Some(
-                measure(
-                    "uplift serve, PostgreSQL (every delivery recorded and queued)",
-                    &webhook,
-                )
-                .await,
-            )
-        }
-        None => {
-            println!("\nPostgreSQL at 127.0.0.1:5432 not reachable: skipped");
-            None
-        }
+    let postgres = {
+        let (_server, webhook) = start_uplift(&support::postgres_url().await);
+        measure(
+            "uplift serve, PostgreSQL (every delivery recorded and queued)",
+            &webhook,
+        )
+        .await
     };
     match start_probot() {
         Ok((_server, webhook)) => {
@@ -274,10 +331,12 @@ async fn main() {
             println!("\nsustained rate at p99 < {P99_TARGET_MS} ms, Uplift / Probot:");
             let ratio = |ours: u64| ours as f64 / probot.max(1) as f64;
             println!("  SQLite: {sqlite}/s vs {probot}/s = {:.1}x", ratio(sqlite));
-            if let Some(pg) = postgres {
-                println!("  PostgreSQL: {pg}/s vs {probot}/s = {:.1}x", ratio(pg));
-            }
+            println!(
+                "  PostgreSQL: {postgres}/s vs {probot}/s = {:.1}x",
+                ratio(postgres)
+            );
         }
         Err(why) => println!("\nProbot comparison skipped: {why}"),
     }
+    measure_busy().await;
 }

@@ -80,6 +80,86 @@ pub fn settings(fake: &FakeGitHub, dir: &Path) -> Settings {
     }
 }
 
+/// What an operator sets to run `uplift serve|worker` against `fake`: the App's identity,
+/// the fake's API, `database_url`, a work directory under `dir` and the offline Maven.
+pub fn process_env(
+    fake: &FakeGitHub,
+    dir: &Path,
+    database_url: &str,
+) -> Vec<(&'static str, String)> {
+    vec![
+        ("UPLIFT_APP_ID", APP_ID.to_string()),
+        ("UPLIFT_APP_SLUG", SLUG.into()),
+        (
+            "UPLIFT_PRIVATE_KEY_PATH",
+            manifest("tests/support/app-key.pem").display().to_string(),
+        ),
+        ("UPLIFT_WEBHOOK_SECRET", SECRET.into()),
+        ("UPLIFT_GITHUB_API_URL", fake.url.clone()),
+        ("DATABASE_URL", database_url.into()),
+        ("UPLIFT_WORK_DIR", dir.join("work").display().to_string()),
+        ("UPLIFT_MUTATION_SPACING_MS", "0".into()),
+        ("UPLIFT_MAVEN_ARGS", maven_args().join(" ")),
+        ("RUST_LOG", "error".into()),
+    ]
+}
+
+/// `uplift ARGS` in a process of its own, listening (when it serves) on free loopback ports;
+/// killed when dropped.
+pub struct Process {
+    pub child: std::process::Child,
+    /// `http://127.0.0.1:PORT`, where `serve` listens for webhooks.
+    pub url: String,
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Starts `uplift ARGS` with `env` (later entries win); for `serve`, waits until it listens.
+pub fn spawn(args: &[&str], env: &[(&str, String)]) -> Process {
+    let port = free_port();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .args(args)
+        .env("UPLIFT_LISTEN", format!("127.0.0.1:{port}"))
+        .env(
+            "UPLIFT_METRICS_LISTEN",
+            format!("127.0.0.1:{}", free_port()),
+        )
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let process = Process {
+        child,
+        url: format!("http://127.0.0.1:{port}"),
+    };
+    if args.first() == Some(&"serve") {
+        wait_listening(port);
+    }
+    process
+}
+
+/// Waits (up to 30 s) until something listens on loopback `port`.
+pub fn wait_listening(port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "nothing listens on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 pub struct App {
     pub fake: FakeGitHub,
     pub url: String,

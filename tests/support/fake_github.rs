@@ -21,7 +21,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::body::Bytes;
 use axum::extract::{Path as UrlPath, Query, Request, State as Fake};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -497,6 +497,17 @@ impl FakeGitHub {
         inner.limit = Limit::Primary((Utc::now() + Duration::seconds(reset_in_secs)).timestamp());
     }
 
+    /// The next `method` request whose path ends with `path_suffix` is carried out, then
+    /// answered `status` (a 502 from GitHub's edge says nothing of whether the write landed:
+    /// the worst case is that it did).
+    pub fn fail_after_next(&self, method: &str, path_suffix: &str, status: u16) {
+        self.shared.lock().faults.push(Fault {
+            method: method.parse().expect("an HTTP method"),
+            path_suffix: path_suffix.to_owned(),
+            status: StatusCode::from_u16(status).expect("an HTTP status"),
+        });
+    }
+
     /// Renames repository `old` to `new` (same owner or not), as GitHub does: the id, contents
     /// and token scopes stay, and requests under the old name are redirected to the new one
     /// (301 for GET, 307 for other methods, which must be repeated verbatim).
@@ -559,6 +570,14 @@ struct Inner {
     renamed: Vec<(String, String)>,
     /// Requests made per credential, for the `x-ratelimit-*` headers.
     used: HashMap<String, u64>,
+    /// Failures to answer once (see [`FakeGitHub::fail_after_next`]).
+    faults: Vec<Fault>,
+}
+
+struct Fault {
+    method: Method,
+    path_suffix: String,
+    status: StatusCode,
 }
 
 /// The rate limit throttled requests are answered with.
@@ -687,12 +706,7 @@ impl Shared {
 
     /// GitHub's answer to a request under a renamed repository's old name: a redirect to the
     /// same path under the new name.
-    fn redirect(
-        &self,
-        method: &axum::http::Method,
-        path: &str,
-        query: Option<&str>,
-    ) -> Option<Response> {
+    fn redirect(&self, method: &Method, path: &str, query: Option<&str>) -> Option<Response> {
         let rest = path.strip_prefix("/repos/")?;
         let mut parts = rest.splitn(3, '/');
         let (owner, name) = (parts.next()?, parts.next()?);
@@ -710,7 +724,7 @@ impl Shared {
             .map(|(_, to)| to.clone())?;
         let query = query.map_or(String::new(), |q| format!("?{q}"));
         let location = format!("{}/repos/{new}{tail}{query}", self.url);
-        let status = if method == axum::http::Method::GET {
+        let status = if method == Method::GET {
             StatusCode::MOVED_PERMANENTLY
         } else {
             StatusCode::TEMPORARY_REDIRECT
@@ -1204,6 +1218,14 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, mut request: Request, next: Next) -
     };
 
     let mut inner = fake.lock();
+    if let Some(i) = inner
+        .faults
+        .iter()
+        .position(|f| f.method == method && path.ends_with(&f.path_suffix))
+    {
+        let fault = inner.faults.remove(i);
+        response = ApiError::new(fault.status, "Server Error").into_response();
+    }
     let used = inner.used.entry(rate_key).or_default();
     *used += 1;
     let used = *used;

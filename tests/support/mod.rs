@@ -42,9 +42,9 @@ pub async fn sqlite_store() -> (uplift::store::Store, tempfile::TempDir) {
     (store, dir)
 }
 
-/// A migrated store in a fresh schema of the real PostgreSQL
+/// The URL of a fresh schema of the real PostgreSQL
 /// (`UPLIFT_TEST_DATABASE_URL`, default postgres://root@127.0.0.1:5432/test).
-pub async fn postgres_store() -> uplift::store::Store {
+pub async fn postgres_url() -> String {
     let base = std::env::var("UPLIFT_TEST_DATABASE_URL")
         .unwrap_or_else(|_| "postgres://root@127.0.0.1:5432/test".into());
     let schema = format!("uplift_test_{}", uuid::Uuid::new_v4().simple());
@@ -56,7 +56,12 @@ pub async fn postgres_store() -> uplift::store::Store {
         .await
         .unwrap();
     let sep = if base.contains('?') { '&' } else { '?' };
-    uplift::store::Store::connect(&format!("{base}{sep}options=-c%20search_path%3D{schema}"))
+    format!("{base}{sep}options=-c%20search_path%3D{schema}")
+}
+
+/// A migrated store in a fresh schema of the real PostgreSQL.
+pub async fn postgres_store() -> uplift::store::Store {
+    uplift::store::Store::connect(&postgres_url().await)
         .await
         .unwrap()
 }

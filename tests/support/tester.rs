@@ -274,6 +274,47 @@ impl Tester {
         self.app.migrate_jobs().await
     }
 
+    /// The processes of this app's builds: those whose command line names the app's
+    /// directory (the sandbox is given its paths), and all their descendants.
+    pub fn build_processes(&self) -> Vec<u32> {
+        let dir = self.app.dir.path().display().to_string();
+        let mut parents = Vec::new();
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            // `pid (comm) state ppid ...`: comm may hold spaces, so read after its ')'.
+            let mut after = stat
+                .rsplit_once(')')
+                .map_or("", |(_, a)| a)
+                .split_whitespace();
+            let (state, ppid) = (after.next(), after.next().and_then(|p| p.parse().ok()));
+            if state == Some("Z") {
+                continue;
+            }
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            let named = String::from_utf8_lossy(&cmdline).contains(&dir);
+            parents.push((pid, ppid.unwrap_or(0), named));
+        }
+        let mut found: Vec<u32> = parents.iter().filter(|p| p.2).map(|p| p.0).collect();
+        loop {
+            let more: Vec<u32> = parents
+                .iter()
+                .filter(|p| found.contains(&p.1) && !found.contains(&p.0))
+                .map(|p| p.0)
+                .collect();
+            if more.is_empty() {
+                return found;
+            }
+            found.extend(more);
+        }
+    }
+
     /// Comments by the bot, oldest first.
     pub fn bot_comments(&self) -> Vec<Comment> {
         app::bot_comments(&self.state())
