@@ -1071,6 +1071,89 @@ async fn octocrab_understands_the_fake() {
     assert!(state.requests.iter().all(|r| r.auth != AuthKind::Invalid));
 }
 
+/// The fake refuses, by GitHub's OpenAPI description, what GitHub would not take: an operation
+/// it does not have, a request without a required field, a wrong enum value, a parameter of
+/// the wrong type or name.
+#[tokio::test]
+async fn the_description_refuses_requests_github_would_not_take() {
+    let (fake, _source) = fake().await;
+    let token = token(&fake).await;
+    fake.add_issue(REPO, 1, "Migrate");
+
+    let (status, _) = post(&fake, &token, "/repos/acme/shop/issues/1/migrate", json!({})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    refused_by_description(
+        &fake,
+        Some("POST /repos/acme/shop/issues/1/migrate: GitHub's REST API has no such operation"),
+    );
+    // An update is a PATCH: octocrab's `update_comment` POSTs, which GitHub does not describe.
+    let (_, comment) = post(&fake, &token, "/repos/acme/shop/issues/1/comments", json!({"body": "hi"})).await;
+    refused_by_description(&fake, None);
+    let edit = format!("/repos/acme/shop/issues/comments/{}", comment["id"]);
+    post(&fake, &token, &edit, json!({"body": "edited"})).await;
+    refused_by_description(&fake, Some("GitHub's REST API has no such operation"));
+
+    post(&fake, &token, "/repos/acme/shop/pulls", json!({"title": "Java 17", "base": "main"})).await;
+    refused_by_description(
+        &fake,
+        Some(r#"POST /repos/acme/shop/pulls (pulls/create): request body: "head" is a required property"#),
+    );
+    patch(&fake, &token, "/repos/acme/shop/pulls/1", json!({"state": "merged"})).await;
+    refused_by_description(&fake, Some(r#""merged" is not one of "open" or "closed" (at `/state`)"#));
+    get(&fake, &token, "/repos/acme/shop/check-runs/latest").await;
+    refused_by_description(&fake, Some("parameter `check_run_id`: \"latest\" is not of type \"integer\""));
+    get(&fake, &token, "/repos/acme/shop/pulls?colour=red").await;
+    refused_by_description(&fake, Some("query parameter `colour` is not one of the operation's"));
+    get(&fake, &token, "/repos/acme/shop/pulls?state=merged").await;
+    refused_by_description(&fake, Some("parameter `state`: \"merged\" is not one of"));
+    post(&fake, &token, "/repos/acme/shop/check-runs", json!({"name": "uplift"})).await;
+    refused_by_description(&fake, Some(r#""head_sha" is a required property"#));
+}
+
+/// The description refuses answers GitHub would not give: a repository without the fields
+/// GitHub always sends, a field of the wrong type, a status the operation never answers with,
+/// an error without GitHub's error body. (The fake checks each of its answers this way.)
+#[test]
+fn the_description_refuses_answers_github_would_not_give() {
+    let description = support::openapi::description();
+    let request = description.check_request("GET", "/repos/acme/shop", None, b"");
+    assert_eq!(
+        (request.operation.as_deref(), request.violations.len()),
+        (Some("repos/get"), 0)
+    );
+    let mut repo = payloads::repository("https://api.github.com", "acme/shop", "main");
+    repo["network_count"] = json!(0);
+    repo["subscribers_count"] = json!(0);
+    let answer = |status: u16, body: &Value| {
+        let body = if body.is_null() { Vec::new() } else { serde_json::to_vec(body).unwrap() };
+        description.check_response(&request, status, &body)
+    };
+    assert_eq!(answer(200, &repo), Vec::<String>::new());
+
+    let mut incomplete = repo.clone();
+    incomplete.as_object_mut().unwrap().remove("archive_url");
+    assert_eq!(
+        answer(200, &incomplete),
+        [r#"repos/get answered 200: "archive_url" is a required property (at `/`)"#]
+    );
+    let mut mistyped = repo.clone();
+    mistyped["private"] = json!("no");
+    assert_eq!(
+        answer(200, &mistyped),
+        [r#"repos/get answered 200: "no" is not of type "boolean" (at `/private`)"#]
+    );
+    let mut visibility = repo.clone();
+    visibility["owner"]["type"] = json!(7);
+    assert!(answer(200, &visibility)[0].contains("(at `/owner/type`)"));
+    assert_eq!(
+        answer(202, &repo),
+        ["repos/get answered 202: GitHub never answers this operation so"]
+    );
+    assert_eq!(answer(404, &json!({"message": "Not Found", "documentation_url": "d"})), Vec::<String>::new());
+    assert!(answer(500, &Value::Null)[0].contains("without GitHub's error body"));
+    assert!(answer(404, &json!({"message": 404}))[0].contains(r#"404 is not of type "string""#));
+}
+
 /// Takes what GitHub's OpenAPI description refused of the fake's traffic since the last call:
 /// nothing when `says` is None, else at least one refusal that says so.
 fn refused_by_description(fake: &FakeGitHub, says: Option<&str>) {
