@@ -143,11 +143,7 @@ async fn migrate_command_opens_a_pr_with_green_checks() {
     );
     // A migration exercises a dozen of GitHub's operations, each checked against GitHub's
     // OpenAPI description (token, repository, contents, comments, reactions, pulls, checks).
-    assert!(
-        state.operations().len() >= 10,
-        "{:?}",
-        state.operations()
-    );
+    assert!(state.operations().len() >= 10, "{:?}", state.operations());
     // Tokens were scoped to the one repository.
     assert!(
         state

@@ -1080,33 +1080,74 @@ async fn the_description_refuses_requests_github_would_not_take() {
     let token = token(&fake).await;
     fake.add_issue(REPO, 1, "Migrate");
 
-    let (status, _) = post(&fake, &token, "/repos/acme/shop/issues/1/migrate", json!({})).await;
+    let (status, _) = post(
+        &fake,
+        &token,
+        "/repos/acme/shop/issues/1/migrate",
+        json!({}),
+    )
+    .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     refused_by_description(
         &fake,
         Some("POST /repos/acme/shop/issues/1/migrate: GitHub's REST API has no such operation"),
     );
     // An update is a PATCH: octocrab's `update_comment` POSTs, which GitHub does not describe.
-    let (_, comment) = post(&fake, &token, "/repos/acme/shop/issues/1/comments", json!({"body": "hi"})).await;
+    let (_, comment) = post(
+        &fake,
+        &token,
+        "/repos/acme/shop/issues/1/comments",
+        json!({"body": "hi"}),
+    )
+    .await;
     refused_by_description(&fake, None);
     let edit = format!("/repos/acme/shop/issues/comments/{}", comment["id"]);
     post(&fake, &token, &edit, json!({"body": "edited"})).await;
     refused_by_description(&fake, Some("GitHub's REST API has no such operation"));
 
-    post(&fake, &token, "/repos/acme/shop/pulls", json!({"title": "Java 17", "base": "main"})).await;
+    post(
+        &fake,
+        &token,
+        "/repos/acme/shop/pulls",
+        json!({"title": "Java 17", "base": "main"}),
+    )
+    .await;
     refused_by_description(
         &fake,
-        Some(r#"POST /repos/acme/shop/pulls (pulls/create): request body: "head" is a required property"#),
+        Some(
+            r#"POST /repos/acme/shop/pulls (pulls/create): request body: "head" is a required property"#,
+        ),
     );
-    patch(&fake, &token, "/repos/acme/shop/pulls/1", json!({"state": "merged"})).await;
-    refused_by_description(&fake, Some(r#""merged" is not one of "open" or "closed" (at `/state`)"#));
+    patch(
+        &fake,
+        &token,
+        "/repos/acme/shop/pulls/1",
+        json!({"state": "merged"}),
+    )
+    .await;
+    refused_by_description(
+        &fake,
+        Some(r#""merged" is not one of "open" or "closed" (at `/state`)"#),
+    );
     get(&fake, &token, "/repos/acme/shop/check-runs/latest").await;
-    refused_by_description(&fake, Some("parameter `check_run_id`: \"latest\" is not of type \"integer\""));
+    refused_by_description(
+        &fake,
+        Some("parameter `check_run_id`: \"latest\" is not of type \"integer\""),
+    );
     get(&fake, &token, "/repos/acme/shop/pulls?colour=red").await;
-    refused_by_description(&fake, Some("query parameter `colour` is not one of the operation's"));
+    refused_by_description(
+        &fake,
+        Some("query parameter `colour` is not one of the operation's"),
+    );
     get(&fake, &token, "/repos/acme/shop/pulls?state=merged").await;
     refused_by_description(&fake, Some("parameter `state`: \"merged\" is not one of"));
-    post(&fake, &token, "/repos/acme/shop/check-runs", json!({"name": "uplift"})).await;
+    post(
+        &fake,
+        &token,
+        "/repos/acme/shop/check-runs",
+        json!({"name": "uplift"}),
+    )
+    .await;
     refused_by_description(&fake, Some(r#""head_sha" is a required property"#));
 }
 
@@ -1125,7 +1166,11 @@ fn the_description_refuses_answers_github_would_not_give() {
     repo["network_count"] = json!(0);
     repo["subscribers_count"] = json!(0);
     let answer = |status: u16, body: &Value| {
-        let body = if body.is_null() { Vec::new() } else { serde_json::to_vec(body).unwrap() };
+        let body = if body.is_null() {
+            Vec::new()
+        } else {
+            serde_json::to_vec(body).unwrap()
+        };
         description.check_response(&request, status, &body)
     };
     assert_eq!(answer(200, &repo), Vec::<String>::new());
@@ -1149,9 +1194,23 @@ fn the_description_refuses_answers_github_would_not_give() {
         answer(202, &repo),
         ["repos/get answered 202: GitHub never answers this operation so"]
     );
-    assert_eq!(answer(404, &json!({"message": "Not Found", "documentation_url": "d"})), Vec::<String>::new());
+    assert_eq!(
+        answer(
+            404,
+            &json!({"message": "Not Found", "documentation_url": "d"})
+        ),
+        Vec::<String>::new()
+    );
     assert!(answer(500, &Value::Null)[0].contains("without GitHub's error body"));
     assert!(answer(404, &json!({"message": 404}))[0].contains(r#"404 is not of type "string""#));
+}
+
+/// Without GitHub's descriptions installed, a test fails and says what to run; it never skips.
+#[test]
+#[should_panic(expected = "run scripts/setup-github-descriptions.sh")]
+fn a_missing_description_fails_and_says_what_to_run() {
+    let empty = tempfile::tempdir().unwrap();
+    support::openapi::installed_package(empty.path(), "openapi");
 }
 
 /// Takes what GitHub's OpenAPI description refused of the fake's traffic since the last call:

@@ -23,7 +23,8 @@ const INSTALLATION: i64 = 77;
 
 /// The examples of `event`, at least one, as (action, payload).
 fn examples(event: &str) -> Vec<(String, Value)> {
-    let index = support::openapi::package_dir("webhooks-examples").join("api.github.com/index.json");
+    let index =
+        support::openapi::package_dir("webhooks-examples").join("api.github.com/index.json");
     let all: Vec<Value> = serde_json::from_slice(
         &std::fs::read(&index).unwrap_or_else(|e| panic!("{}: {e}", index.display())),
     )
@@ -35,7 +36,12 @@ fn examples(event: &str) -> Vec<(String, Value)> {
         .as_array()
         .expect("examples")
         .iter()
-        .map(|p| (p["action"].as_str().unwrap_or_default().to_owned(), p.clone()))
+        .map(|p| {
+            (
+                p["action"].as_str().unwrap_or_default().to_owned(),
+                p.clone(),
+            )
+        })
         .collect();
     assert!(!examples.is_empty(), "no examples of {event}");
     examples
@@ -64,13 +70,16 @@ fn ignored(event: &str, why: &str) -> Result<Parsed, String> {
 fn to_app(payload: &Value) -> Value {
     let mut payload = payload.clone();
     if payload.get("installation").is_none() {
-        payload["installation"] = json!({ "id": INSTALLATION, "node_id": "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNzc=" });
+        payload["installation"] =
+            json!({ "id": INSTALLATION, "node_id": "MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNzc=" });
     }
     payload
 }
 
 fn installation(payload: &Value) -> i64 {
-    payload["installation"]["id"].as_i64().expect("installation id")
+    payload["installation"]["id"]
+        .as_i64()
+        .expect("installation id")
 }
 
 fn full_name(payload: &Value) -> String {
@@ -106,7 +115,11 @@ fn installation_examples() {
     for (action, payload) in examples {
         let repositories = payload["repositories"]
             .as_array()
-            .map(|r| r.iter().map(|r| r["full_name"].as_str().unwrap().to_owned()).collect())
+            .map(|r| {
+                r.iter()
+                    .map(|r| r["full_name"].as_str().unwrap().to_owned())
+                    .collect()
+            })
             .unwrap_or_default();
         assert_eq!(
             parsed("installation", &payload),
@@ -126,11 +139,19 @@ fn installation_examples() {
 #[test]
 fn installation_repositories_examples() {
     let examples = examples("installation_repositories");
-    assert_actions("installation_repositories", &examples, &["added", "removed"]);
+    assert_actions(
+        "installation_repositories",
+        &examples,
+        &["added", "removed"],
+    );
     let names = |payload: &Value, key: &str| -> Vec<String> {
         payload[key]
             .as_array()
-            .map(|r| r.iter().map(|r| r["full_name"].as_str().unwrap().to_owned()).collect())
+            .map(|r| {
+                r.iter()
+                    .map(|r| r["full_name"].as_str().unwrap().to_owned())
+                    .collect()
+            })
             .unwrap_or_default()
     };
     for (action, payload) in examples {
@@ -160,7 +181,10 @@ fn issue_comment_examples() {
     for (action, payload) in examples {
         if action != "created" {
             // An edited comment is never a command (nor a deleted one).
-            assert_eq!(parsed(event, &payload), ignored(event, &format!("action {action}")));
+            assert_eq!(
+                parsed(event, &payload),
+                ignored(event, &format!("action {action}"))
+            );
             continue;
         }
         assert_eq!(parsed(event, &payload), ignored(event, "no command"));
@@ -195,10 +219,16 @@ fn pull_request_examples() {
     assert_actions(event, &examples, &["closed", "opened", "synchronize"]);
     for (action, payload) in examples {
         if action != "closed" {
-            assert_eq!(parsed(event, &payload), ignored(event, &format!("action {action}")));
+            assert_eq!(
+                parsed(event, &payload),
+                ignored(event, &format!("action {action}"))
+            );
             continue;
         }
-        assert_eq!(parsed(event, &payload), ignored(event, "not a migration branch"));
+        assert_eq!(
+            parsed(event, &payload),
+            ignored(event, "not a migration branch")
+        );
         let head_ref = format!("{BRANCH_PREFIX}17");
         for merged in [false, true] {
             let mut ours = to_app(&payload);
@@ -254,14 +284,23 @@ fn check_run_examples() {
             }
             "requested_action" => {
                 // A button Uplift never offered is ignored; its own buttons act.
-                assert_eq!(parsed(event, &ours), ignored(event, "action requested_action"));
-                for (button, meant) in [("rerun", CheckRunAction::Rerun), ("cancel", CheckRunAction::Cancel)] {
+                assert_eq!(
+                    parsed(event, &ours),
+                    ignored(event, "action requested_action")
+                );
+                for (button, meant) in [
+                    ("rerun", CheckRunAction::Rerun),
+                    ("cancel", CheckRunAction::Cancel),
+                ] {
                     let mut pressed = ours.clone();
                     pressed["requested_action"]["identifier"] = json!(button);
                     assert_eq!(parsed(event, &pressed), expected(meant));
                 }
             }
-            other => assert_eq!(parsed(event, &ours), ignored(event, &format!("action {other}"))),
+            other => assert_eq!(
+                parsed(event, &ours),
+                ignored(event, &format!("action {other}"))
+            ),
         }
     }
 }
@@ -272,7 +311,11 @@ fn push_examples() {
     for (_, payload) in examples(event) {
         let default = payload["repository"]["default_branch"].as_str().unwrap();
         let to_default = payload["ref"] == format!("refs/heads/{default}");
-        let why = if to_default { "config unchanged" } else { "not the default branch" };
+        let why = if to_default {
+            "config unchanged"
+        } else {
+            "not the default branch"
+        };
         assert_eq!(parsed(event, &payload), ignored(event, why));
 
         let mut config = payload.clone();

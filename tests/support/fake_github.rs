@@ -301,7 +301,8 @@ fn record_exercised_operations() {
     let stem = exe.file_stem().and_then(|s| s.to_str()).unwrap_or("tests");
     let binary = stem.rsplit_once('-').map_or(stem, |(name, _)| name);
     let operations: Vec<String> = openapi::description().exercised().into_iter().collect();
-    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("github-operations-{binary}.txt"));
+    let file =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("github-operations-{binary}.txt"));
     // Best effort: the count is a report, not a check.
     let _ = std::fs::write(file, operations.join("\n") + "\n");
 }
@@ -1702,7 +1703,10 @@ async fn list_comments(
         .filter(|c| c.repo == repo.full_name && c.issue == number)
         .map(|c| fake.comment_json(c, issue.is_pull_request))
         .collect();
-    let link_base = format!("{}/repos/{}/issues/{number}/comments", fake.url, repo.full_name);
+    let link_base = format!(
+        "{}/repos/{}/issues/{number}/comments",
+        fake.url, repo.full_name
+    );
     Ok(paginate(comments, &query, &link_base))
 }
 

@@ -9,7 +9,7 @@
 //! `nullable` is rewritten to JSON Schema (draft 4, the dialect OpenAPI 3.0 extends).
 
 use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use jsonschema::{Draft, Registry, Validator};
@@ -33,12 +33,17 @@ pub fn cache_dir() -> PathBuf {
 /// The installed package `name` (under `@octokit/`), after checking it is the pinned version:
 /// a missing or stale install fails the test with what to run.
 pub fn package_dir(name: &str) -> PathBuf {
+    installed_package(&cache_dir(), name)
+}
+
+/// [`package_dir`] in npm cache directory `cache`.
+pub fn installed_package(cache: &Path, name: &str) -> PathBuf {
     let pins: Value = serde_json::from_str(include_str!("../openapi/package.json"))
         .expect("tests/openapi/package.json is JSON");
     let pinned = pins["dependencies"][format!("@octokit/{name}")]
         .as_str()
         .unwrap_or_else(|| panic!("tests/openapi/package.json pins no @octokit/{name}"));
-    let dir = cache_dir().join("node_modules/@octokit").join(name);
+    let dir = cache.join("node_modules/@octokit").join(name);
     let installed = std::fs::read_to_string(dir.join("package.json"))
         .ok()
         .and_then(|text| serde_json::from_str::<Value>(&text).ok())
@@ -48,7 +53,7 @@ pub fn package_dir(name: &str) -> PathBuf {
         found => panic!(
             "@octokit/{name} {pinned} is not installed in {} (found {found:?}): \
              run scripts/setup-github-descriptions.sh (scripts/test.sh does)",
-            cache_dir().display()
+            cache.display()
         ),
     }
 }
@@ -116,10 +121,12 @@ impl Description {
                     segments: template
                         .split('/')
                         .skip(1)
-                        .map(|s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                            Some(name) => Segment::Param(name.to_owned()),
-                            None => Segment::Literal(s.to_owned()),
-                        })
+                        .map(
+                            |s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                                Some(name) => Segment::Param(name.to_owned()),
+                                None => Segment::Literal(s.to_owned()),
+                            },
+                        )
                         .collect(),
                     id: id.to_owned(),
                     pointer: format!("/paths/{}/{method}", escape(template)),
@@ -158,11 +165,11 @@ impl Description {
             .insert(operation.id.clone());
         let op = &self.spec.pointer(&operation.pointer).expect("operation");
         let mut violations = Vec::new();
+        // A query the URL parser refuses counts as none (and its required parameters as missing).
         let query: Vec<(String, String)> = query
-            .map(|q| {
-                reqwest::Url::parse(&format!("http://q/?{q}"))
-                    .expect("a query parses")
-                    .query_pairs()
+            .and_then(|q| reqwest::Url::parse(&format!("http://q/?{q}")).ok())
+            .map(|url| {
+                url.query_pairs()
                     .map(|(k, v)| (k.into_owned(), v.into_owned()))
                     .collect()
             })
@@ -170,10 +177,8 @@ impl Description {
         let mut known_query = BTreeSet::new();
         let parameters = op["parameters"].as_array().map_or(&[][..], Vec::as_slice);
         for (i, parameter) in parameters.iter().enumerate() {
-            let (parameter, pointer) = self.resolve(
-                parameter,
-                format!("{}/parameters/{i}", operation.pointer),
-            );
+            let (parameter, pointer) =
+                self.resolve(parameter, format!("{}/parameters/{i}", operation.pointer));
             let name = parameter["name"].as_str().unwrap_or_default();
             let values: Vec<&str> = match parameter["in"].as_str() {
                 Some("path") => path_params
@@ -196,7 +201,10 @@ impl Description {
             }
             for value in values {
                 let schema = format!("{pointer}/schema");
-                let typed = typed_parameter(value, &self.spec.pointer(&schema).unwrap_or(&Value::Null)["type"]);
+                let typed = typed_parameter(
+                    value,
+                    &self.spec.pointer(&schema).unwrap_or(&Value::Null)["type"],
+                );
                 for error in self.validate(&schema, &typed) {
                     violations.push(format!("parameter `{name}`: {error}"));
                 }
@@ -204,7 +212,9 @@ impl Description {
         }
         for (name, _) in &query {
             if !known_query.contains(name.as_str()) {
-                violations.push(format!("query parameter `{name}` is not one of the operation's"));
+                violations.push(format!(
+                    "query parameter `{name}` is not one of the operation's"
+                ));
             }
         }
         violations.extend(self.check_request_body(&operation.pointer, op, body));
@@ -273,14 +283,14 @@ impl Description {
             Some(response) => {
                 let (response, at) =
                     self.resolve(response, format!("{pointer}/responses/{status}"));
-                match (response["content"].get("application/json"), &value) {
-                    (Some(content), Some(value)) if content.get("schema").is_some() => {
+                let schema = response["content"]["application/json"].get("schema");
+                match (response.get("content"), &value) {
+                    (None, Some(_)) => vec!["GitHub answers this status with no body".to_owned()],
+                    (Some(_), None) => vec!["the body is missing".to_owned()],
+                    (Some(_), Some(value)) if schema.is_some() => {
                         self.validate(&format!("{at}/content/application~1json/schema"), value)
                     }
-                    (Some(_), Some(_)) => Vec::new(),
-                    (Some(_), None) => vec!["the body is missing".to_owned()],
-                    (None, Some(_)) => vec!["GitHub answers this status with no body".to_owned()],
-                    (None, None) => Vec::new(),
+                    _ => Vec::new(),
                 }
             }
             None if status < 300 => vec!["GitHub never answers this operation so".to_owned()],
