@@ -140,6 +140,9 @@ async fn migrate_command_opens_a_pr_with_green_checks() {
         "calls the fake does not implement: {:?}",
         state.unrouted()
     );
+    // A migration exercises a dozen of GitHub's operations, each checked against GitHub's
+    // OpenAPI description (token, repository, contents, comments, reactions, pulls, checks).
+    assert!(state.operations().len() >= 10, "{:?}", state.operations());
     // Tokens were scoped to the one repository.
     assert!(
         state
@@ -271,6 +274,7 @@ async fn commands_from_users_without_write_access_are_denied() {
         .wait_for("both denials", 30, |s| {
             reactions(s, reader).contains(&"confused".to_string())
                 && reactions(s, stranger).contains(&"confused".to_string())
+                && bot_comments(s).len() >= 2
         })
         .await;
     assert_eq!(bot_comments(&state).len(), 2);

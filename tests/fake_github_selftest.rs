@@ -458,6 +458,7 @@ async fn comments_reactions_and_pagination() {
             .0,
         StatusCode::UNPROCESSABLE_ENTITY
     );
+    refused_by_description(&fake, Some(r#""thumbsup" is not one of"#));
     assert_eq!(
         post(
             &fake,
@@ -481,7 +482,10 @@ async fn comments_reactions_and_pagination() {
         .unwrap();
     let link = response.headers()["link"].to_str().unwrap().to_owned();
     assert!(
-        link.contains(&format!("<{path}?per_page=2&page=3>; rel=\"next\"")),
+        link.contains(&format!(
+            "<{}{path}?per_page=2&page=3>; rel=\"next\"",
+            fake.url
+        )),
         "{link}"
     );
     let page: Vec<Value> = response.json().await.unwrap();
@@ -737,23 +741,56 @@ async fn check_runs_validate_and_record_transitions() {
     let annotation = |line: u64| json!({"path": "pom.xml", "start_line": line, "end_line": line, "annotation_level": "warning", "message": "m"});
     let output = |count: u64| json!({"title": "T", "summary": "S", "annotations": (1..=count).map(annotation).collect::<Vec<_>>()});
 
+    // Each with what GitHub's OpenAPI description says of it (None: only GitHub's checks
+    // beyond the schema refuse it, as the fake does).
     let refused = [
-        json!({"name": "uplift", "head_sha": sha, "status": "completed"}),
-        json!({"name": "uplift", "head_sha": sha, "status": "done"}),
-        json!({"name": "uplift", "head_sha": sha, "conclusion": "great"}),
-        json!({"name": "uplift", "head_sha": sha, "conclusion": "action_required"}),
-        json!({"name": "uplift", "head_sha": sha, "output": output(51)}),
-        json!({"name": "uplift", "head_sha": sha, "output": {"title": "T"}}),
-        json!({"name": "uplift", "head_sha": sha, "output": {"title": "T", "summary": "s".repeat(65536)}}),
-        json!({"name": "uplift", "head_sha": sha, "output": {"title": "T", "summary": "S", "annotations": [{"path": "a", "start_line": 1, "end_line": 1, "annotation_level": "error", "message": "m"}]}}),
-        json!({"name": "uplift", "head_sha": "0".repeat(40)}),
-        json!({"name": "uplift", "head_sha": sha, "actions": [{"label": "a very long label here", "description": "d", "identifier": "i"}]}),
-        json!({"name": "uplift", "head_sha": sha, "actions": (0..4).map(|i| json!({"label": "l", "description": "d", "identifier": format!("i{i}")})).collect::<Vec<_>>()}),
+        (
+            json!({"name": "uplift", "head_sha": sha, "status": "completed"}),
+            None,
+        ),
+        (
+            json!({"name": "uplift", "head_sha": sha, "status": "done"}),
+            Some(r#""done" is not one of"#),
+        ),
+        (
+            json!({"name": "uplift", "head_sha": sha, "conclusion": "great"}),
+            Some(r#""great" is not one of"#),
+        ),
+        (
+            json!({"name": "uplift", "head_sha": sha, "conclusion": "action_required"}),
+            None,
+        ),
+        (
+            json!({"name": "uplift", "head_sha": sha, "output": output(51)}),
+            Some("has more than 50 items"),
+        ),
+        (
+            json!({"name": "uplift", "head_sha": sha, "output": {"title": "T"}}),
+            Some(r#""summary" is a required property"#),
+        ),
+        (
+            json!({"name": "uplift", "head_sha": sha, "output": {"title": "T", "summary": "s".repeat(65536)}}),
+            Some("is longer than 65535 characters"),
+        ),
+        (
+            json!({"name": "uplift", "head_sha": sha, "output": {"title": "T", "summary": "S", "annotations": [{"path": "a", "start_line": 1, "end_line": 1, "annotation_level": "error", "message": "m"}]}}),
+            Some(r#""error" is not one of"#),
+        ),
+        (json!({"name": "uplift", "head_sha": "0".repeat(40)}), None),
+        (
+            json!({"name": "uplift", "head_sha": sha, "actions": [{"label": "a very long label here", "description": "d", "identifier": "i"}]}),
+            Some("is longer than 20 characters"),
+        ),
+        (
+            json!({"name": "uplift", "head_sha": sha, "actions": (0..4).map(|i| json!({"label": "l", "description": "d", "identifier": format!("i{i}")})).collect::<Vec<_>>()}),
+            Some("has more than 3 items"),
+        ),
     ];
-    for body in refused {
+    for (body, description_says) in refused {
         let (status, error) = post(&fake, &token, runs, body.clone()).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
         assert!(error["message"].is_string());
+        refused_by_description(&fake, description_says);
     }
     let (_, error) = post(
         &fake,
@@ -790,6 +827,7 @@ async fn check_runs_validate_and_record_transitions() {
             .0,
         StatusCode::UNPROCESSABLE_ENTITY
     );
+    refused_by_description(&fake, Some("is not valid under any of the schemas"));
     let (status, run) = patch(
         &fake,
         &token,
@@ -943,10 +981,28 @@ async fn octocrab_understands_the_fake() {
             .unwrap();
     }
     let first = issues.list_comments(1).per_page(2).send().await.unwrap();
-    assert!(first.next.is_some());
-    let all = crab.all_pages(first).await.unwrap();
+    // An absolute link, as GitHub sends: octocrab would follow it without credentials to any
+    // host but api.github.com, so it is followed here as Uplift pages, with the token.
+    let next = first.next.as_ref().expect("a second page").to_string();
+    assert!(next.starts_with(&fake.url), "{next}");
+    let rest: Vec<octocrab::models::issues::Comment> = Client::new()
+        .get(&next)
+        .bearer_auth(secrecy_text(&token))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let all: Vec<_> = first.items.into_iter().chain(rest).collect();
     assert_eq!(all.len(), 3);
-    let updated = issues.update_comment(all[0].id, "edited").await.unwrap();
+    let updated: octocrab::models::issues::Comment = crab
+        .patch(
+            format!("/repos/acme/shop/issues/comments/{}", all[0].id),
+            Some(&json!({ "body": "edited" })),
+        )
+        .await
+        .unwrap();
     assert_eq!(updated.body.as_deref(), Some("edited"));
     issues
         .create_comment_reaction(all[0].id, ReactionContent::Rocket)
@@ -1013,6 +1069,161 @@ async fn octocrab_understands_the_fake() {
     let unrouted: Vec<&str> = state.unrouted().iter().map(|r| r.path.as_str()).collect();
     assert_eq!(unrouted, ["/repos/acme/shop/branches"]);
     assert!(state.requests.iter().all(|r| r.auth != AuthKind::Invalid));
+}
+
+/// The fake refuses, by GitHub's OpenAPI description, what GitHub would not take: an operation
+/// it does not have, a request without a required field, a wrong enum value, a parameter of
+/// the wrong type or name.
+#[tokio::test]
+async fn the_description_refuses_requests_github_would_not_take() {
+    let (fake, _source) = fake().await;
+    let token = token(&fake).await;
+    fake.add_issue(REPO, 1, "Migrate");
+
+    let (status, _) = post(
+        &fake,
+        &token,
+        "/repos/acme/shop/issues/1/migrate",
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    refused_by_description(
+        &fake,
+        Some("POST /repos/acme/shop/issues/1/migrate: GitHub's REST API has no such operation"),
+    );
+    // An update is a PATCH: octocrab's `update_comment` POSTs, which GitHub does not describe.
+    let (_, comment) = post(
+        &fake,
+        &token,
+        "/repos/acme/shop/issues/1/comments",
+        json!({"body": "hi"}),
+    )
+    .await;
+    refused_by_description(&fake, None);
+    let edit = format!("/repos/acme/shop/issues/comments/{}", comment["id"]);
+    post(&fake, &token, &edit, json!({"body": "edited"})).await;
+    refused_by_description(&fake, Some("GitHub's REST API has no such operation"));
+
+    post(
+        &fake,
+        &token,
+        "/repos/acme/shop/pulls",
+        json!({"title": "Java 17", "base": "main"}),
+    )
+    .await;
+    refused_by_description(
+        &fake,
+        Some(
+            r#"POST /repos/acme/shop/pulls (pulls/create): request body: "head" is a required property"#,
+        ),
+    );
+    patch(
+        &fake,
+        &token,
+        "/repos/acme/shop/pulls/1",
+        json!({"state": "merged"}),
+    )
+    .await;
+    refused_by_description(
+        &fake,
+        Some(r#""merged" is not one of "open" or "closed" (at `/state`)"#),
+    );
+    get(&fake, &token, "/repos/acme/shop/check-runs/latest").await;
+    refused_by_description(
+        &fake,
+        Some("parameter `check_run_id`: \"latest\" is not of type \"integer\""),
+    );
+    get(&fake, &token, "/repos/acme/shop/pulls?colour=red").await;
+    refused_by_description(
+        &fake,
+        Some("query parameter `colour` is not one of the operation's"),
+    );
+    get(&fake, &token, "/repos/acme/shop/pulls?state=merged").await;
+    refused_by_description(&fake, Some("parameter `state`: \"merged\" is not one of"));
+    post(
+        &fake,
+        &token,
+        "/repos/acme/shop/check-runs",
+        json!({"name": "uplift"}),
+    )
+    .await;
+    refused_by_description(&fake, Some(r#""head_sha" is a required property"#));
+}
+
+/// The description refuses answers GitHub would not give: a repository without the fields
+/// GitHub always sends, a field of the wrong type, a status the operation never answers with,
+/// an error without GitHub's error body. (The fake checks each of its answers this way.)
+#[test]
+fn the_description_refuses_answers_github_would_not_give() {
+    let description = support::openapi::description();
+    let request = description.check_request("GET", "/repos/acme/shop", None, b"");
+    assert_eq!(
+        (request.operation.as_deref(), request.violations.len()),
+        (Some("repos/get"), 0)
+    );
+    let mut repo = payloads::repository("https://api.github.com", "acme/shop", "main");
+    repo["network_count"] = json!(0);
+    repo["subscribers_count"] = json!(0);
+    let answer = |status: u16, body: &Value| {
+        let body = if body.is_null() {
+            Vec::new()
+        } else {
+            serde_json::to_vec(body).unwrap()
+        };
+        description.check_response(&request, status, &body)
+    };
+    assert_eq!(answer(200, &repo), Vec::<String>::new());
+
+    let mut incomplete = repo.clone();
+    incomplete.as_object_mut().unwrap().remove("archive_url");
+    assert_eq!(
+        answer(200, &incomplete),
+        [r#"repos/get answered 200: "archive_url" is a required property (at `/`)"#]
+    );
+    let mut mistyped = repo.clone();
+    mistyped["private"] = json!("no");
+    assert_eq!(
+        answer(200, &mistyped),
+        [r#"repos/get answered 200: "no" is not of type "boolean" (at `/private`)"#]
+    );
+    let mut visibility = repo.clone();
+    visibility["owner"]["type"] = json!(7);
+    assert!(answer(200, &visibility)[0].contains("(at `/owner/type`)"));
+    assert_eq!(
+        answer(202, &repo),
+        ["repos/get answered 202: GitHub never answers this operation so"]
+    );
+    assert_eq!(
+        answer(
+            404,
+            &json!({"message": "Not Found", "documentation_url": "d"})
+        ),
+        Vec::<String>::new()
+    );
+    assert!(answer(500, &Value::Null)[0].contains("without GitHub's error body"));
+    assert!(answer(404, &json!({"message": 404}))[0].contains(r#"404 is not of type "string""#));
+}
+
+/// Without GitHub's descriptions installed, a test fails and says what to run; it never skips.
+#[test]
+#[should_panic(expected = "run scripts/setup-github-descriptions.sh")]
+fn a_missing_description_fails_and_says_what_to_run() {
+    let empty = tempfile::tempdir().unwrap();
+    support::openapi::installed_package(empty.path(), "openapi");
+}
+
+/// Takes what GitHub's OpenAPI description refused of the fake's traffic since the last call:
+/// nothing when `says` is None, else at least one refusal that says so.
+fn refused_by_description(fake: &FakeGitHub, says: Option<&str>) {
+    let refusals = fake.take_violations();
+    match says {
+        None => assert!(refusals.is_empty(), "{refusals:#?}"),
+        Some(says) => assert!(
+            refusals.iter().any(|r| r.contains(says)),
+            "expected a refusal saying {says:?}, got {refusals:#?}"
+        ),
+    }
 }
 
 fn secrecy_text(token: &octocrab::secrecy::SecretString) -> &str {

@@ -12,14 +12,15 @@
 //! the request log. A renamed repository's old name is redirected (301 for GET, 307 otherwise);
 //! rate limits are answered on request (`throttle_next`, `exhaust_next`).
 //!
-//! One deliberate difference from api.github.com: pagination `link`s are relative, so that
-//! octocrab follows them here as it does there (see `paginate`).
+//! Every request and answer is checked against GitHub's published OpenAPI description
+//! ([`super::openapi`]): a fake dropped after a request or an answer the description refuses
+//! fails its test, naming each.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::{Path as UrlPath, Query, Request, State as Fake};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -33,6 +34,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::openapi;
 use super::payloads::{self, merge, repo_id, split_full_name};
 
 const DOCS: &str = "https://docs.github.com/rest";
@@ -83,6 +85,9 @@ pub struct State {
     pub requests: Vec<RequestRecord>,
     /// Requests answered with a secondary rate limit (see [`FakeGitHub::throttle_next`]).
     pub rate_limited: usize,
+    /// Requests and answers that break GitHub's OpenAPI description (see [`openapi`]); a
+    /// fake dropped with any fails its test.
+    pub violations: Vec<String>,
 }
 
 impl State {
@@ -107,6 +112,14 @@ impl State {
     /// Requests no route matched: calls production code should not have made.
     pub fn unrouted(&self) -> Vec<&RequestRecord> {
         self.requests.iter().filter(|r| r.unrouted).collect()
+    }
+
+    /// The distinct operations (`operationId`s of GitHub's OpenAPI description) requested.
+    pub fn operations(&self) -> BTreeSet<&str> {
+        self.requests
+            .iter()
+            .filter_map(|r| r.operation.as_deref())
+            .collect()
     }
 }
 
@@ -240,6 +253,8 @@ pub struct RequestRecord {
     pub auth: AuthKind,
     /// No route matched (answered 404 by the catch-all).
     pub unrouted: bool,
+    /// The `operationId` GitHub's OpenAPI description names for the request, if any.
+    pub operation: Option<String>,
 }
 
 /// The credentials a request carried, as the fake judged them.
@@ -261,16 +276,45 @@ pub struct FakeGitHub {
     server: tokio::task::JoinHandle<()>,
 }
 
+/// Stops the server and fails the test that made requests or got answers GitHub's OpenAPI
+/// description refuses (unless it is failing already), naming each.
 impl Drop for FakeGitHub {
     fn drop(&mut self) {
         self.server.abort();
+        record_exercised_operations();
+        let violations = std::mem::take(&mut self.shared.lock().state.violations);
+        if !violations.is_empty() && !std::thread::panicking() {
+            panic!(
+                "the fake GitHub saw {} request(s) or answer(s) that break GitHub's OpenAPI description:\n{}",
+                violations.len(),
+                violations.join("\n")
+            );
+        }
     }
+}
+
+/// Writes the operations every fake of this test process was asked for to
+/// `$CARGO_TARGET_TMPDIR/github-operations-<test binary>.txt`, one `operationId` a line, so a
+/// run of a test suite can be counted.
+fn record_exercised_operations() {
+    let exe = std::env::current_exe().expect("test binary");
+    let stem = exe.file_stem().and_then(|s| s.to_str()).unwrap_or("tests");
+    let binary = stem.rsplit_once('-').map_or(stem, |(name, _)| name);
+    let operations: Vec<String> = openapi::description().exercised().into_iter().collect();
+    let file =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("github-operations-{binary}.txt"));
+    // Best effort: the count is a report, not a check.
+    let _ = std::fs::write(file, operations.join("\n") + "\n");
 }
 
 impl FakeGitHub {
     /// Starts serving on a random port of 127.0.0.1, for App `app_id` whose JWTs verify with
     /// `public_key_pem` (PEM, PKCS#1 or SPKI).
     pub async fn start(app_id: u64, app_slug: &str, public_key_pem: &[u8]) -> FakeGitHub {
+        // Every fake is checked against the description: a missing one fails here, first.
+        tokio::task::spawn_blocking(openapi::description)
+            .await
+            .expect("GitHub's OpenAPI description loads");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind 127.0.0.1:0");
@@ -548,6 +592,12 @@ impl FakeGitHub {
     pub fn state(&self) -> State {
         self.shared.lock().state.clone()
     }
+
+    /// The violations of GitHub's OpenAPI description seen so far, which no longer fail the
+    /// test: for tests that break the description on purpose.
+    pub fn take_violations(&self) -> Vec<String> {
+        std::mem::take(&mut self.shared.lock().state.violations)
+    }
 }
 
 struct Shared {
@@ -759,6 +809,8 @@ impl Shared {
         value["clone_url"] = json!(format!("file://{}", repo.bare_path.display()));
         value["permissions"] =
             json!({"admin": false, "maintain": false, "push": true, "triage": true, "pull": true});
+        value["network_count"] = json!(0);
+        value["subscribers_count"] = json!(0);
         value
     }
 
@@ -1100,8 +1152,8 @@ fn installation_permissions() -> Value {
     })
 }
 
-/// The served routes. Update endpoints also take POST, as GitHub's do (octocrab's
-/// `update_comment` uses it).
+/// The served routes: only operations GitHub's OpenAPI description has (an update is a
+/// PATCH; octocrab's `update_comment` POSTs, which the description does not name).
 fn routes() -> Router<Arc<Shared>> {
     Router::new()
         .route("/app", get(get_app))
@@ -1121,7 +1173,7 @@ fn routes() -> Router<Arc<Shared>> {
         .route("/repos/{owner}/{repo}/contents/{*path}", get(get_contents))
         .route(
             "/repos/{owner}/{repo}/issues/comments/{comment_id}",
-            get(get_comment).patch(update_comment).post(update_comment),
+            get(get_comment).patch(update_comment),
         )
         .route(
             "/repos/{owner}/{repo}/issues/comments/{comment_id}/reactions",
@@ -1137,24 +1189,29 @@ fn routes() -> Router<Arc<Shared>> {
         )
         .route(
             "/repos/{owner}/{repo}/pulls/{pull_number}",
-            get(get_pull).patch(update_pull).post(update_pull),
+            get(get_pull).patch(update_pull),
         )
         .route("/repos/{owner}/{repo}/check-runs", post(create_check_run))
         .route(
             "/repos/{owner}/{repo}/check-runs/{check_run_id}",
-            get(get_check_run)
-                .patch(update_check_run)
-                .post(update_check_run),
+            get(get_check_run).patch(update_check_run),
         )
         .fallback(unrouted)
         .method_not_allowed_fallback(unrouted)
 }
 
 /// Authenticates, throttles, counts and logs every request, and adds GitHub's common headers.
-async fn gate(Fake(fake): Fake<Arc<Shared>>, mut request: Request, next: Next) -> Response {
+async fn gate(Fake(fake): Fake<Arc<Shared>>, request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
     let query = request.uri().query().map(str::to_owned);
+    let (parts, body) = request.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let description = openapi::description();
+    let check = description.check_request(method.as_str(), &path, query.as_deref(), &body);
+    let mut request = Request::from_parts(parts, Body::from(body));
     let (auth, rate_key, early) = match fake.authenticate(&path, request.headers()) {
         Ok((auth, key)) => (auth, key, None),
         Err(error) => (
@@ -1212,10 +1269,17 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, mut request: Request, next: Next) -
             repositories,
         });
     }
-    let mut response = match early {
+    let response = match early {
         Some(response) => response,
         None => next.run(request).await,
     };
+    let (parts, body) = response.into_parts();
+    let body = axum::body::to_bytes(body, usize::MAX)
+        .await
+        .unwrap_or_default();
+    let mut violations = check.violations.clone();
+    violations.extend(description.check_response(&check, parts.status.as_u16(), &body));
+    let mut response = Response::from_parts(parts, Body::from(body));
 
     let mut inner = fake.lock();
     if let Some(i) = inner
@@ -1252,6 +1316,10 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, mut request: Request, next: Next) -
         HeaderValue::from_static("2022-11-28"),
     );
     let unrouted = response.extensions().get::<Unrouted>().is_some();
+    for violation in &violations {
+        eprintln!("fake GitHub: not as GitHub's OpenAPI description says: {violation}");
+    }
+    inner.state.violations.extend(violations);
     inner.state.requests.push(RequestRecord {
         method: method.to_string(),
         path,
@@ -1259,6 +1327,7 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, mut request: Request, next: Next) -
         status: response.status().as_u16(),
         auth,
         unrouted,
+        operation: check.operation,
     });
     response
 }
@@ -1656,7 +1725,10 @@ async fn list_comments(
         .filter(|c| c.repo == repo.full_name && c.issue == number)
         .map(|c| fake.comment_json(c, issue.is_pull_request))
         .collect();
-    let link_base = format!("/repos/{}/issues/{number}/comments", repo.full_name);
+    let link_base = format!(
+        "{}/repos/{}/issues/{number}/comments",
+        fake.url, repo.full_name
+    );
     Ok(paginate(comments, &query, &link_base))
 }
 
@@ -1679,11 +1751,11 @@ async fn create_comment(
 }
 
 /// One page of `items` as GitHub pages lists (`per_page` 30 by default, 100 at most), with a
-/// `link` header naming the other pages.
+/// `link` header naming the other pages by absolute URL, as GitHub does.
 ///
-/// Unlike GitHub, the links are relative (`</repos/...?page=2>`): octocrab attaches App and
-/// installation credentials only to requests for `api.github.com` or relative URIs, so absolute
-/// links to 127.0.0.1 would make its `get_page`/`all_pages` unauthenticated here.
+/// octocrab attaches credentials only to requests for `api.github.com` or relative URIs, so its
+/// `get_page`/`all_pages` would follow these links unauthenticated here, as on GitHub
+/// Enterprise Server: Uplift pages by number instead.
 fn paginate(items: Vec<Value>, query: &HashMap<String, String>, link_base: &str) -> Response {
     let per_page = query
         .get("per_page")
@@ -1782,7 +1854,7 @@ async fn list_pulls(
         .iter()
         .map(|p| fake.pull_json(p, &repo, count_comments(&inner, p)))
         .collect();
-    let link_base = format!("/repos/{}/pulls", repo.full_name);
+    let link_base = format!("{}/repos/{}/pulls", fake.url, repo.full_name);
     Ok(paginate(items, &query, &link_base))
 }
 

@@ -5,6 +5,7 @@
 pub mod app;
 pub mod fake_github;
 pub mod fake_llm;
+pub mod openapi;
 pub mod payloads;
 pub mod tester;
 
