@@ -3,9 +3,13 @@ use uplift::cli::{Cli, Command};
 
 fn main() {
     let cli = Cli::parse();
-    if matches!(cli.command, Command::Serve { .. } | Command::Worker) {
+    let serves = matches!(cli.command, Command::Serve { .. } | Command::Worker);
+    if serves {
         // SAFETY: no other thread exists yet; the async runtime is built below.
         unsafe { uplift::secrets::take_from_env(uplift::settings::SECRET_VARS) };
+    }
+    // `setup` holds the new app's private key in memory.
+    if serves || matches!(cli.command, Command::Setup { .. }) {
         if let Err(e) = uplift::secrets::not_dumpable() {
             eprintln!("error: cannot make the process non-dumpable: {e}");
             std::process::exit(1);

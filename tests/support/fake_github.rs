@@ -10,7 +10,8 @@
 //! get, update; a closed one keeps the head it was closed with and reopens only while its branch
 //! exists and still holds that commit, as on GitHub) and check runs (create, get, update). Anything else is a 404 marked `unrouted` in
 //! the request log. A renamed repository's old name is redirected (301 for GET, 307 otherwise);
-//! rate limits are answered on request (`throttle_next`, `exhaust_next`).
+//! rate limits are answered on request (`throttle_next`, `exhaust_next`). App registration from a
+//! manifest (the new-app page and the code exchange) is in [`manifest_flow`].
 //!
 //! One deliberate difference from api.github.com: pagination `link`s are relative, so that
 //! octocrab follows them here as it does there (see `paginate`).
@@ -34,6 +35,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::payloads::{self, merge, repo_id, split_full_name};
+
+mod manifest_flow;
+pub use manifest_flow::Registration;
 
 const DOCS: &str = "https://docs.github.com/rest";
 const RATE_LIMIT: u64 = 5000;
@@ -83,6 +87,8 @@ pub struct State {
     pub requests: Vec<RequestRecord>,
     /// Requests answered with a secondary rate limit (see [`FakeGitHub::throttle_next`]).
     pub rate_limited: usize,
+    /// Manifests posted to the new-app page, oldest first.
+    pub registrations: Vec<Registration>,
 }
 
 impl State {
@@ -297,6 +303,12 @@ impl FakeGitHub {
             shared,
             server,
         }
+    }
+
+    /// Lets apps be created from a manifest; each is this fake's app (its id and slug) and
+    /// gets `private_key_pem`, which should match the public key [`FakeGitHub::start`] took.
+    pub fn accept_manifests(&self, private_key_pem: &str) {
+        self.shared.lock().manifest_key = Some(private_key_pem.to_owned());
     }
 
     /// `login` of the App's bot user: `<slug>[bot]`.
@@ -559,6 +571,8 @@ struct Inner {
     renamed: Vec<(String, String)>,
     /// Requests made per credential, for the `x-ratelimit-*` headers.
     used: HashMap<String, u64>,
+    /// The private key an app created from a manifest gets (its `pem`).
+    manifest_key: Option<String>,
 }
 
 /// The rate limit throttled requests are answered with.
@@ -1132,6 +1146,7 @@ fn routes() -> Router<Arc<Shared>> {
                 .patch(update_check_run)
                 .post(update_check_run),
         )
+        .merge(manifest_flow::routes())
         .fallback(unrouted)
         .method_not_allowed_fallback(unrouted)
 }
