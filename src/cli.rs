@@ -542,7 +542,7 @@ async fn run_app(serve: bool, work: bool) -> anyhow::Result<i32> {
 /// through a command line, shell history or this output.
 fn setup_summary(app: &server::setup::Registered) -> String {
     let file = app.out.display().to_string();
-    let quoted = shlex::try_quote(&file).map_or_else(|_| file.clone().into(), |q| q);
+    let quoted = shlex::try_quote(&file).unwrap_or_else(|_| file.as_str().into());
     format!(
         "Registered GitHub App {name} ({url}).\n\
          Its credentials are in {file} (mode 0600); delete the file once they are set.\n\

@@ -9,11 +9,11 @@ fn main() {
         unsafe { uplift::secrets::take_from_env(uplift::settings::SECRET_VARS) };
     }
     // `setup` holds the new app's private key in memory.
-    if serves || matches!(cli.command, Command::Setup { .. }) {
-        if let Err(e) = uplift::secrets::not_dumpable() {
-            eprintln!("error: cannot make the process non-dumpable: {e}");
-            std::process::exit(1);
-        }
+    if (serves || matches!(cli.command, Command::Setup { .. }))
+        && let Err(e) = uplift::secrets::not_dumpable()
+    {
+        eprintln!("error: cannot make the process non-dumpable: {e}");
+        std::process::exit(1);
     }
     let logs = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())

@@ -442,6 +442,7 @@ fn done_page(app: &Registered) -> String {
 /// Exchanges the code and writes the credentials file.
 async fn register(flow: &Flow, code: &str) -> anyhow::Result<Registered> {
     let app = exchange(&flow.http, &flow.api_url, code).await?;
+    http_url(&app.html_url, "the app's html_url")?;
     let contents = env_file(&app)?;
     write_private(&flow.out, &contents).with_context(|| {
         format!(
@@ -452,7 +453,7 @@ async fn register(flow: &Flow, code: &str) -> anyhow::Result<Registered> {
     })?;
     tracing::info!(app = %app.slug, file = %flow.out.display(), "GitHub App registered");
     Ok(Registered {
-        name: app.name,
+        name: printable(&app.name),
         slug: app.slug,
         html_url: app.html_url,
         out: flow.out.clone(),
@@ -488,6 +489,11 @@ async fn exchange(http: &reqwest::Client, api: &str, code: &str) -> anyhow::Resu
         );
     }
     serde_json::from_slice(&body).context("GitHub's answer to the code exchange is not an app")
+}
+
+/// `text` without control characters, which could rewrite a terminal or a file's comment.
+fn printable(text: &str) -> String {
+    text.chars().filter(|c| !c.is_control()).collect()
 }
 
 /// The bytes a value may have to stay one `"..."` word for both `sh` and `fly secrets import`.
@@ -526,10 +532,7 @@ fn env_file(app: &Conversion) -> anyhow::Result<String> {
     {
         bail!("the app's private key holds unexpected characters");
     }
-    let comment: String = format!("{} ({})", app.name, app.html_url)
-        .chars()
-        .filter(|c| !c.is_control())
-        .collect();
+    let comment = printable(&format!("{} ({})", app.name, app.html_url));
     Ok(format!(
         "# GitHub App {comment}, registered by `uplift setup`.\n\
          # Private: holds the app's key and secrets. Delete it once they are set.\n\
@@ -644,7 +647,7 @@ mod tests {
     }
 
     #[test]
-    fn the_credentials_file_reads_the_same_in_sh_and_keeps_a_name_in_its_comment() {
+    fn the_credentials_file_has_one_quoted_line_per_variable_and_the_key_as_a_block() {
         let app = conversion("whsec-0123456789abcdef");
         let text = env_file(&app).unwrap();
         let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
@@ -653,7 +656,8 @@ mod tests {
         assert_eq!(lines[2], "UPLIFT_WEBHOOK_SECRET=\"whsec-0123456789abcdef\"");
         assert!(lines[3].starts_with("UPLIFT_PRIVATE_KEY=\"\"\"-----BEGIN"));
         assert!(text.trim_end().ends_with("PRIVATE KEY-----\"\"\""));
-        assert_eq!(text.matches("UPLIFT_APP_ID=").count(), 1, "{text}");
+        let ids = text.lines().filter(|l| l.starts_with("UPLIFT_APP_ID="));
+        assert_eq!(ids.count(), 1, "a name cannot add a line: {text}");
     }
 
     #[test]
