@@ -1,4 +1,4 @@
-//! The command line: `uplift migrate|runs|report|replay|recipes|serve|worker`.
+//! The command line: `uplift migrate|runs|report|replay|recipes|setup|serve|worker`.
 
 use std::path::PathBuf;
 
@@ -99,6 +99,30 @@ pub enum Command {
     Recipes {
         #[command(subcommand)]
         action: RecipesAction,
+    },
+    /// Register the GitHub App from its manifest: serves a local page with one button that
+    /// sends the manifest to GitHub, receives GitHub's redirect, exchanges the code and writes
+    /// the app's credentials to a file only you can read (deploy/README.md, step 1).
+    Setup {
+        /// Where Uplift will be served, e.g. https://uplift.fly.dev: the app's URL, and its
+        /// webhook at /webhook.
+        #[arg(long)]
+        public_url: String,
+        /// Register the app for this organization (default: your personal account).
+        #[arg(long)]
+        org: Option<String>,
+        /// GitHub's address; a GitHub Enterprise Server's is https://HOST (API: /api/v3).
+        #[arg(long, default_value = "https://github.com")]
+        github_url: String,
+        /// Address of the local page; GitHub sends the browser back to it.
+        #[arg(long, default_value = "127.0.0.1:3000")]
+        listen: std::net::SocketAddr,
+        /// The credentials file: created with mode 0600, never overwritten.
+        #[arg(long, default_value = "uplift-app.env")]
+        out: PathBuf,
+        /// A manifest other than the built-in app-manifest.yml.
+        #[arg(long)]
+        manifest: Option<PathBuf>,
     },
     /// Run the GitHub App: webhook server plus (unless --no-worker) an in-process worker.
     /// Settings come from the environment (deploy/README.md).
@@ -374,6 +398,39 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             }
             Ok(1)
         }
+        Command::Setup {
+            public_url,
+            org,
+            github_url,
+            listen,
+            out,
+            manifest,
+        } => {
+            let manifest = match manifest {
+                Some(path) => std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?,
+                None => server::setup::MANIFEST.to_string(),
+            };
+            let setup = server::setup::Setup::bind(server::setup::Options {
+                public_url,
+                org,
+                github_url,
+                listen,
+                out,
+                manifest,
+            })
+            .await?;
+            println!(
+                "Open {}/ in a browser signed in to GitHub and press the button.",
+                setup.url()
+            );
+            let app = tokio::select! {
+                app = setup.run() => app?,
+                _ = shutdown_signal() => anyhow::bail!("setup interrupted; no credentials were saved"),
+            };
+            print!("{}", redact::redact(&setup_summary(&app)));
+            Ok(0)
+        }
         Command::Serve { no_worker } => run_app(true, !no_worker).await,
         Command::Worker => run_app(false, true).await,
         Command::Recipes { action } => {
@@ -479,6 +536,22 @@ async fn run_app(serve: bool, work: bool) -> anyhow::Result<i32> {
         let _ = t.await;
     }
     Ok(0)
+}
+
+/// What to do with the credentials file: commands that read it, so no secret passes
+/// through a command line, shell history or this output.
+fn setup_summary(app: &server::setup::Registered) -> String {
+    let file = app.out.display().to_string();
+    let quoted = shlex::try_quote(&file).unwrap_or_else(|_| file.as_str().into());
+    format!(
+        "Registered GitHub App {name} ({url}).\n\
+         Its credentials are in {file} (mode 0600); delete the file once they are set.\n\
+         Fly.io:       fly secrets import --stage < {quoted}\n\
+         One machine:  set -a; . {quoted}; set +a; uplift serve\n\
+         Then install the app: {url}/installations/new\n",
+        name = app.name,
+        url = app.html_url,
+    )
 }
 
 async fn shutdown_signal() {

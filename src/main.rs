@@ -3,13 +3,17 @@ use uplift::cli::{Cli, Command};
 
 fn main() {
     let cli = Cli::parse();
-    if matches!(cli.command, Command::Serve { .. } | Command::Worker) {
+    let serves = matches!(cli.command, Command::Serve { .. } | Command::Worker);
+    if serves {
         // SAFETY: no other thread exists yet; the async runtime is built below.
         unsafe { uplift::secrets::take_from_env(uplift::settings::SECRET_VARS) };
-        if let Err(e) = uplift::secrets::not_dumpable() {
-            eprintln!("error: cannot make the process non-dumpable: {e}");
-            std::process::exit(1);
-        }
+    }
+    // `setup` holds the new app's private key in memory.
+    if (serves || matches!(cli.command, Command::Setup { .. }))
+        && let Err(e) = uplift::secrets::not_dumpable()
+    {
+        eprintln!("error: cannot make the process non-dumpable: {e}");
+        std::process::exit(1);
     }
     let logs = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())

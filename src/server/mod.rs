@@ -4,6 +4,8 @@
 //! kept: no metric label, log field or database row, and its body is read only within a
 //! byte budget shared by all requests in flight.
 
+pub mod setup;
+
 use std::sync::Arc;
 use std::time::Duration;
 

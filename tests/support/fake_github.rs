@@ -10,7 +10,8 @@
 //! get, update; a closed one keeps the head it was closed with and reopens only while its branch
 //! exists and still holds that commit, as on GitHub) and check runs (create, get, update). Anything else is a 404 marked `unrouted` in
 //! the request log. A renamed repository's old name is redirected (301 for GET, 307 otherwise);
-//! rate limits are answered on request (`throttle_next`, `exhaust_next`).
+//! rate limits are answered on request (`throttle_next`, `exhaust_next`). App registration from a
+//! manifest (the new-app page and the code exchange) is in [`manifest_flow`].
 //!
 //! Every request and answer is checked against GitHub's published OpenAPI description
 //! ([`super::openapi`]): a fake dropped after a request or an answer the description refuses
@@ -36,6 +37,9 @@ use serde_json::{Value, json};
 
 use super::openapi;
 use super::payloads::{self, merge, repo_id, split_full_name};
+
+mod manifest_flow;
+pub use manifest_flow::Registration;
 
 const DOCS: &str = "https://docs.github.com/rest";
 const RATE_LIMIT: u64 = 5000;
@@ -88,6 +92,8 @@ pub struct State {
     /// Requests and answers that break GitHub's OpenAPI description (see [`openapi`]); a
     /// fake dropped with any fails its test.
     pub violations: Vec<String>,
+    /// Manifests posted to the new-app page, oldest first.
+    pub registrations: Vec<Registration>,
 }
 
 impl State {
@@ -341,6 +347,12 @@ impl FakeGitHub {
             shared,
             server,
         }
+    }
+
+    /// Lets apps be created from a manifest; each is this fake's app (its id and slug) and
+    /// gets `private_key_pem`, which should match the public key [`FakeGitHub::start`] took.
+    pub fn accept_manifests(&self, private_key_pem: &str) {
+        self.shared.lock().manifest_key = Some(private_key_pem.to_owned());
     }
 
     /// `login` of the App's bot user: `<slug>[bot]`.
@@ -622,6 +634,8 @@ struct Inner {
     used: HashMap<String, u64>,
     /// Failures to answer once (see [`FakeGitHub::fail_after_next`]).
     faults: Vec<Fault>,
+    /// The private key an app created from a manifest gets (its `pem`).
+    manifest_key: Option<String>,
 }
 
 struct Fault {
@@ -1196,6 +1210,7 @@ fn routes() -> Router<Arc<Shared>> {
             "/repos/{owner}/{repo}/check-runs/{check_run_id}",
             get(get_check_run).patch(update_check_run),
         )
+        .merge(manifest_flow::routes())
         .fallback(unrouted)
         .method_not_allowed_fallback(unrouted)
 }
