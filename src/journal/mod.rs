@@ -41,6 +41,10 @@ pub struct FixAttempt {
     #[serde(default)]
     pub search: Option<SearchRecord>,
     pub result: FixResult,
+    /// The fix loop has nothing more to try after this attempt (stuck and escalated, no
+    /// model, credentials refused); `result` says why.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gave_up: bool,
     /// What the model answered, verbatim (redacted like every entry), when a model was
     /// called: `replay --execute` serves it again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -229,6 +233,9 @@ pub struct Analysis {
     pub java_files: usize,
     pub java_bytes: usize,
     pub inventory: Inventory,
+    /// A Gradle build: Uplift runs Maven only, so the run builds nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gradle: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -320,6 +327,21 @@ pub struct TaskRecord {
     /// JUnit 4, one a detector found, one the never-red tier took back.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left: Vec<PathBuf>,
+    /// A next-tier verdict that gave the task's files back: whether they have their bytes
+    /// from before the task again (the tree is validated again) or writing them failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given_back: Option<GivenBack>,
+}
+
+/// What giving a next-tier task's files back did to the tree.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum GivenBack {
+    /// Every file has its bytes from before the task.
+    Restored,
+    /// A file could not be written back: the tree counts as red, so the never-red tier
+    /// gives every file back.
+    Failed,
 }
 
 /// One change to what a test checks (`analyze::test_checks`): an assertion, expected

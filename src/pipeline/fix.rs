@@ -131,7 +131,7 @@ impl Run<'_> {
             self.state.fix_done = true;
             let reason =
                 "nothing the fix loop can act on (environment failure, or tests lost from source)";
-            return self.no_answer(rule, attempt, None, reason, t).await;
+            return self.no_answer(rule, attempt, None, reason, true, t).await;
         };
         if let Some(escalation) = self.check_stuck(&failure) {
             match escalation {
@@ -151,7 +151,7 @@ impl Run<'_> {
                         failure.signature
                     );
                     return self
-                        .no_answer(rule, attempt, Some(failure), &reason, t)
+                        .no_answer(rule, attempt, Some(failure), &reason, true, t)
                         .await;
                 }
             }
@@ -246,7 +246,7 @@ impl Run<'_> {
         if self.llm.is_none() {
             self.state.fix_done = true;
             return self
-                .no_answer(rule, attempt, Some(failure), "no LLM configured", t)
+                .no_answer(rule, attempt, Some(failure), "no LLM configured", true, t)
                 .await;
         }
         // After a failed attempt, search is mandatory when a provider is configured.
@@ -306,7 +306,7 @@ impl Run<'_> {
                 self.llm = None;
                 let reason = format!("the LLM provider refused the credentials, tier stopped: {e}");
                 return self
-                    .no_answer(rule, attempt, Some(failure), &reason, t)
+                    .no_answer(rule, attempt, Some(failure), &reason, true, t)
                     .await;
             }
             Err(CallError::Llm(e)) => {
@@ -316,7 +316,7 @@ impl Run<'_> {
                 });
                 self.pending_answer = Some(ModelAnswer::Error(e.to_string()));
                 return self
-                    .no_answer(rule, attempt, Some(failure), &e.to_string(), t)
+                    .no_answer(rule, attempt, Some(failure), &e.to_string(), false, t)
                     .await;
             }
         };
@@ -376,6 +376,7 @@ impl Run<'_> {
                     search: search_record,
                     result: FixResult::Rejected { reason },
                     answer,
+                    gave_up: false,
                 };
                 self.record(
                     Stage::Fix,
@@ -798,6 +799,7 @@ impl Run<'_> {
             search: from.search,
             result: FixResult::Applied { files, diff, edits },
             answer: from.answer,
+            gave_up: false,
         };
         self.record(
             Stage::Fix,
@@ -815,12 +817,14 @@ impl Run<'_> {
         Ok(true)
     }
 
+    /// An attempt that changed nothing; `gave_up`: the loop has nothing more to try.
     async fn no_answer(
         &mut self,
         rule: &str,
         attempt: u32,
         failure: Option<Failure>,
         reason: &str,
+        gave_up: bool,
         t: Instant,
     ) -> anyhow::Result<bool> {
         let result = match failure {
@@ -837,6 +841,7 @@ impl Run<'_> {
                     reason: reason.into(),
                 },
                 answer: self.pending_answer.take(),
+                gave_up,
             })),
             None => StepResult::BuildSkipped {
                 reason: reason.into(),

@@ -18,7 +18,8 @@ use super::fix::Job;
 use super::rollback::write_back;
 use crate::analyze::{self, java::JunitGeneration};
 use crate::journal::{
-    Category, FixAttempt, FixResult, RECIPE_TIER, Stage, StepResult, TaskRecord, TaskStatus,
+    Category, FixAttempt, FixResult, GivenBack, Journal, RECIPE_TIER, Stage, StepResult,
+    TaskRecord, TaskStatus,
 };
 use crate::knowledge::signature::normalize;
 use crate::recipes::overlay::{CommitError, Overlay};
@@ -185,6 +186,7 @@ impl Run<'_> {
             files,
             reason: None,
             left: Vec::new(),
+            given_back: None,
         };
         self.task_verdict(rule, &c.title, record, Category::Success, t)
             .await
@@ -197,7 +199,7 @@ impl Run<'_> {
         let Some(c) = self.handover.take() else {
             return Ok(false);
         };
-        let mut restored = false;
+        let mut given_back = None;
         if c.dirty {
             if let Err(CommitError::Partial { failed, source, .. }) =
                 write_back(&self.opts.root, &c.before)
@@ -206,27 +208,40 @@ impl Run<'_> {
                 self.state.validation_red = true;
                 self.state.validated = true;
                 let why = format!("{why}; giving {} back failed: {source}", failed.display());
-                return self.leave(rule, c, &why, t).await.map(|()| true);
+                return self
+                    .leave(rule, c, &why, Some(GivenBack::Failed), t)
+                    .await
+                    .map(|()| true);
             }
-            restored = true;
+            given_back = Some(GivenBack::Restored);
             self.state.validated = false;
             self.state.validation_red = false;
             self.state.checks_changed = false;
         }
-        let why = if restored {
+        let why = if given_back.is_some() {
             format!("{why}; its change was taken back")
         } else {
             why.to_string()
         };
-        self.leave(rule, c, &why, t).await.map(|()| restored)
+        self.leave(rule, c, &why, given_back, t)
+            .await
+            .map(|()| given_back.is_some())
     }
 
-    async fn leave(&mut self, rule: &str, c: Current, why: &str, t: Instant) -> anyhow::Result<()> {
+    async fn leave(
+        &mut self,
+        rule: &str,
+        c: Current,
+        why: &str,
+        given_back: Option<GivenBack>,
+        t: Instant,
+    ) -> anyhow::Result<()> {
         if let Some(mut previous) = c.follow_up {
             // The follow-up did not hold: the task stands as the recipe tier did it.
             previous
                 .changes
                 .push(format!("the vintage engine stays: {why}"));
+            previous.given_back = given_back;
             return self
                 .task_verdict(rule, &c.title, previous, Category::NoMatch, t)
                 .await;
@@ -247,6 +262,7 @@ impl Run<'_> {
                 c.attempts
             )),
             left: c.task.left.clone(),
+            given_back,
         };
         self.task_verdict(rule, &c.title, record, Category::Empty, t)
             .await
@@ -287,12 +303,13 @@ impl Run<'_> {
         let skip = self.opts.config.skip_modules.clone();
         let config = &self.opts.config;
         let edited = tokio::task::block_in_place(|| {
-            let fp = analyze::analyze(&root, &skip).ok()?;
+            let fp = analyze::analyze(&root, &skip)
+                .map_err(|e| format!("the sources could not be read again: {e}"))?;
             let junit4_left = fp
                 .java_files()
                 .any(|f| matches!(f.junit, JunitGeneration::Junit3 | JunitGeneration::Junit4));
             if junit4_left {
-                return None;
+                return Err("JUnit 3/4 code remains".to_string());
             }
             let ctx = PomContext {
                 fingerprint: &fp,
@@ -300,12 +317,21 @@ impl Run<'_> {
                 target: config.target,
             };
             let mut overlay = Overlay::new(&root);
-            let changes = dependencies::junit(&ctx, &mut overlay, |_| JunitMode::Replace).ok()?;
+            let changes = dependencies::junit(&ctx, &mut overlay, |_| JunitMode::Replace)
+                .map_err(|e| format!("the poms could not be edited: {e:#}"))?;
             let poms: Vec<PathBuf> = fp.modules.iter().map(|m| m.pom.path.clone()).collect();
-            (!changes.is_empty()).then_some((overlay, changes, poms))
+            if changes.is_empty() {
+                return Err("nothing in the poms to drop".to_string());
+            }
+            Ok((overlay, changes, poms))
         });
-        let Some((overlay, changes, poms)) = edited else {
-            return Ok(false);
+        let (overlay, changes, poms) = match edited {
+            Ok(edited) => edited,
+            Err(why) => {
+                // What the check found is recorded: the JUnit 5-only step was tried.
+                let c = self.vintage_current(previous, BTreeMap::new(), false);
+                return self.leave(rule, c, &why, None, t).await.map(|()| false);
+            }
         };
         let before = self.snapshot(poms);
         let diff = overlay.diff();
@@ -340,6 +366,7 @@ impl Run<'_> {
                 edits: String::new(),
             },
             answer: None,
+            gave_up: false,
         };
         self.record(
             Stage::Fix,
@@ -355,26 +382,8 @@ impl Run<'_> {
         .map(|()| true)
     }
 
-    /// The JUnit dependency task, when the next tier did a JUnit task and the vintage
-    /// engine was not dropped yet.
     pub(super) fn vintage_task(&self) -> Option<&TaskRecord> {
-        let moved = self.journal.latest_task_records().any(|r| {
-            r.tier != RECIPE_TIER
-                && r.status == TaskStatus::Done
-                && r.task_id.starts_with("junit5:")
-        });
-        if self.vintage_checked || !moved {
-            return None;
-        }
-        let id = &self
-            .journal
-            .tasks()
-            .iter()
-            .find(|t| t.recipes.iter().any(|r| r == recipes::JUNIT_DEPENDENCIES))?
-            .id;
-        self.journal
-            .latest_task_records()
-            .find(|r| &r.task_id == id && r.status == TaskStatus::Done)
+        vintage_task(&self.journal, self.vintage_checked)
     }
 
     fn vintage_current(
@@ -430,4 +439,23 @@ impl Run<'_> {
             })
             .collect()
     }
+}
+
+/// The JUnit dependency task, when the next tier did a JUnit task and the vintage engine
+/// was not `checked` yet (its JUnit 5-only form tried).
+pub(super) fn vintage_task(journal: &Journal, checked: bool) -> Option<&TaskRecord> {
+    let moved = journal.latest_task_records().any(|r| {
+        r.tier != RECIPE_TIER && r.status == TaskStatus::Done && r.task_id.starts_with("junit5:")
+    });
+    if checked || !moved {
+        return None;
+    }
+    let id = &journal
+        .tasks()
+        .iter()
+        .find(|t| t.recipes.iter().any(|r| r == recipes::JUNIT_DEPENDENCIES))?
+        .id;
+    journal
+        .latest_task_records()
+        .find(|r| &r.task_id == id && r.status == TaskStatus::Done)
 }

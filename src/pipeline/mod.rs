@@ -3,6 +3,7 @@
 pub mod execute;
 pub mod failure;
 mod fix;
+pub mod fold;
 mod handover;
 mod invariance;
 pub mod plan;
@@ -157,6 +158,21 @@ pub async fn run<O: Observer>(
         run.state.handover_pending = current.is_some()
             || run.journal.next_tier_tasks().next().is_some()
             || run.vintage_task().is_some();
+        let facts = fold::RunFacts {
+            build: opts.build,
+            dry_run: opts.dry_run,
+            model: opts.config.llm.is_some(),
+            reusable_baseline: run
+                .prior
+                .as_ref()
+                .is_some_and(|p| reusable_baseline(p).is_some()),
+            out_of_time: run.state.out_of_time,
+        };
+        assert_eq!(
+            fold::fold(&run.journal, &facts),
+            run.state,
+            "the state folded from the journal differs from the one the steps kept"
+        );
         let (step, rule) = router::next(&run.state);
         progress.stage(step_name(step));
         match step {
@@ -959,5 +975,6 @@ fn summarize(fp: &Fingerprint) -> Analysis {
         java_files: fp.java_files,
         java_bytes: fp.java_bytes,
         inventory: fp.inventory(),
+        gradle: fp.gradle.is_some(),
     }
 }

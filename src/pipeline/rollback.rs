@@ -329,7 +329,7 @@ impl Run<'_> {
             self.state.restored = true;
         } else {
             // The tree is back to its original; the recipe tier runs again without them.
-            self.state.tasks_pending = true;
+            self.state.tasks_pending = !self.journal.tasks().is_empty();
             self.state.written = false;
             self.state.validated = false;
             self.state.validation_red = false;

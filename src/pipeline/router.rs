@@ -24,7 +24,7 @@ pub enum Step {
 }
 
 /// What the router looks at.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct State {
     pub analyzed: bool,
     pub analysis_failed: bool,
