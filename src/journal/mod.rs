@@ -215,7 +215,7 @@ pub enum StepResult {
 }
 
 /// The fingerprint as the journal keeps it: the facts, the test inventory, the problems.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Analysis {
     pub modules: Vec<ModuleSummary>,
     pub java_level: Option<u32>,
