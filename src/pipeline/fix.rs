@@ -122,13 +122,11 @@ impl Run<'_> {
     /// One attempt; returns true when files were changed on disk.
     pub(super) async fn fix(&mut self, rule: &str) -> anyhow::Result<bool> {
         let t = Instant::now();
-        self.state.fix_attempts += 1;
-        let attempt = self.state.fix_attempts;
+        let attempt = self.state.fix_attempts + 1;
         let Some(failure) = self
             .latest_failure()
             .filter(|f| f.kind != FailureKind::Environment)
         else {
-            self.state.fix_done = true;
             let reason =
                 "nothing the fix loop can act on (environment failure, or tests lost from source)";
             return self.no_answer(rule, attempt, None, reason, true, t).await;
@@ -145,7 +143,6 @@ impl Run<'_> {
                     )
                 }
                 Escalation::SkipTask | Escalation::Human => {
-                    self.state.fix_done = true;
                     let reason = format!(
                         "stuck on {}: escalated to a human ({escalation:?})",
                         failure.signature
@@ -244,7 +241,6 @@ impl Run<'_> {
             }
         }
         if self.llm.is_none() {
-            self.state.fix_done = true;
             return self
                 .no_answer(rule, attempt, Some(failure), "no LLM configured", true, t)
                 .await;
@@ -283,7 +279,6 @@ impl Run<'_> {
         let m = match answer {
             Ok(m) => m,
             Err(CallError::Budget(stop)) => {
-                self.state.limit_reached = true;
                 return self
                     .record(
                         Stage::Fix,
@@ -302,7 +297,6 @@ impl Run<'_> {
             }
             Err(CallError::Llm(e)) if e.is_auth() => {
                 // Wrong or foreign credentials: the tier stops here, nothing is retried.
-                self.state.fix_done = true;
                 self.llm = None;
                 let reason = format!("the LLM provider refused the credentials, tier stopped: {e}");
                 return self
@@ -786,8 +780,6 @@ impl Run<'_> {
             files: out.keys().cloned().collect(),
         });
         let edits = blocks_text(&blocks);
-        self.state.validated = false;
-        self.state.validation_red = false;
         let record = FixAttempt {
             attempt,
             failure,

@@ -37,7 +37,6 @@ pub fn fold(journal: &Journal, facts: &RunFacts) -> State {
             ..State::default()
         },
         task_in_progress: false,
-        vintage_checked: false,
     };
     let planned_tasks = !journal.tasks().is_empty();
     for entry in &journal.entries {
@@ -46,12 +45,24 @@ pub fn fold(journal: &Journal, facts: &RunFacts) -> State {
     let Folding {
         mut s,
         task_in_progress,
-        vintage_checked,
     } = f;
     s.handover_pending = task_in_progress
         || journal.next_tier_tasks().next().is_some()
-        || vintage_task(journal, vintage_checked).is_some();
+        || vintage_task(journal, vintage_checked(journal)).is_some();
     s
+}
+
+/// Whether the recipe tier's JUnit 5-only pom step was tried after the next tier: its
+/// change, or its verdict, is a recipe-tier record in a next-tier turn.
+pub(super) fn vintage_checked(journal: &Journal) -> bool {
+    journal.entries.iter().any(|e| {
+        turn(&e.rule) == Turn::Handover
+            && match &e.result {
+                StepResult::Fixed(f) => f.tier == RECIPE_TIER,
+                StepResult::Task(r) => r.tier == RECIPE_TIER,
+                _ => false,
+            }
+    })
 }
 
 /// Which step's turn wrote an entry, from the id of the rule that chose it.
@@ -74,8 +85,6 @@ struct Folding {
     s: State,
     /// The next tier has taken up a task and not given its verdict yet.
     task_in_progress: bool,
-    /// The recipe tier's JUnit 5-only pom step was tried after the next tier.
-    vintage_checked: bool,
 }
 
 impl Folding {
@@ -186,18 +195,16 @@ impl Folding {
             return;
         }
         match &e.result {
-            StepResult::Task(verdict) => {
+            StepResult::Task(_) => {
                 self.task_in_progress = false;
                 s.handover_written = false;
                 s.handover_dirty = false;
-                self.vintage_checked |= verdict.tier == RECIPE_TIER;
             }
             StepResult::Fixed(f) => {
                 self.task_in_progress = true;
                 let applied = matches!(f.result, FixResult::Applied { .. });
                 s.handover_written = applied;
                 s.handover_dirty |= applied;
-                self.vintage_checked |= f.tier == RECIPE_TIER;
             }
             // Judged after the change it follows: the change stays written.
             StepResult::InvarianceChecked { .. } => {}

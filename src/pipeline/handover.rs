@@ -43,10 +43,6 @@ pub(super) struct Current {
     /// The files the tier may edit (the task's own and the build files) with their bytes
     /// before the first attempt (`None`: absent), to give them back exactly.
     before: BTreeMap<PathBuf, Option<Vec<u8>>>,
-    /// A change is on disk and waits for its verdict (the validation runs first).
-    pub written: bool,
-    /// The attempts changed files on disk.
-    pub dirty: bool,
     /// For a follow-up of the recipe tier's own (the vintage engine dropped): who made the
     /// change, and the record that stands if it is given back.
     follow_up: Option<TaskRecord>,
@@ -60,19 +56,19 @@ impl Run<'_> {
         if self.state.limit_reached {
             return self.give_back(rule, "a limit was reached", t).await;
         }
-        match self.handover.as_mut() {
+        // Whether its change is written and its files dirty, the journal says (the fold).
+        match self.handover.as_ref().map(|c| c.attempts) {
             None => return self.take_up(rule, t).await,
-            Some(c) if c.written => {
-                c.written = false;
+            Some(attempts) if self.state.handover_written => {
                 if !self.state.validation_red && !self.state.checks_changed {
                     return self.keep(rule, t).await;
                 }
-                if c.attempts >= MAX_TASK_ATTEMPTS {
+                if attempts >= MAX_TASK_ATTEMPTS {
                     let why = self.red_reason();
                     return self.give_back(rule, &why, t).await;
                 }
             }
-            Some(c) if c.attempts >= MAX_TASK_ATTEMPTS => {
+            Some(attempts) if attempts >= MAX_TASK_ATTEMPTS => {
                 return self.give_back(rule, "no answer passed the gate", t).await;
             }
             Some(_) => {}
@@ -103,8 +99,6 @@ impl Run<'_> {
             title,
             attempts: 0,
             before,
-            written: false,
-            dirty: false,
             follow_up: None,
         });
         // A fresh episode: nothing from another task's attempts carries over.
@@ -123,7 +117,9 @@ impl Run<'_> {
     async fn next_attempt(&mut self, rule: &str, t: Instant) -> anyhow::Result<bool> {
         let names = self.project_names();
         let target = self.opts.config.target;
-        let red = self.latest_failure().filter(|_| self.state.validation_red);
+        let red = self
+            .latest_failure()
+            .filter(|_| self.state.validation_red && self.state.handover_dirty);
         let Some(c) = self.handover.as_mut() else {
             return Ok(false);
         };
@@ -131,7 +127,7 @@ impl Run<'_> {
         let attempt = c.attempts;
         let reason = c.task.reason.clone().unwrap_or_default();
         let errors: Vec<String> = reason.split("; ").map(str::to_string).collect();
-        let failure = red.filter(|_| c.dirty).unwrap_or_else(|| Failure {
+        let failure = red.unwrap_or_else(|| Failure {
             kind: FailureKind::Task,
             signature: names.scrub(&normalize(errors.first().map_or("", String::as_str))),
             errors,
@@ -150,14 +146,7 @@ impl Run<'_> {
             editable: c.before.keys().cloned().collect(),
             ask,
         };
-        let changed = self.attempt(rule, attempt, job, t).await?;
-        if let Some(c) = self.handover.as_mut()
-            && changed
-        {
-            c.written = true;
-            c.dirty = true;
-        }
-        Ok(changed)
+        self.attempt(rule, attempt, job, t).await
     }
 
     /// The validated change is green and invariant: the task is done by this tier.
@@ -196,17 +185,28 @@ impl Run<'_> {
     /// Gives the task's files their bytes from before its first attempt and leaves it for
     /// a human; the tree goes back to the last validated one (and is validated again).
     async fn give_back(&mut self, rule: &str, why: &str, t: Instant) -> anyhow::Result<bool> {
+        let dirty = self.state.handover_dirty;
+        self.give_back_files(rule, why, dirty, t).await
+    }
+
+    /// `give_back` when the caller knows whether the task's files changed on disk.
+    async fn give_back_files(
+        &mut self,
+        rule: &str,
+        why: &str,
+        dirty: bool,
+        t: Instant,
+    ) -> anyhow::Result<bool> {
         let Some(c) = self.handover.take() else {
             return Ok(false);
         };
         let mut given_back = None;
-        if c.dirty {
+        if dirty {
             if let Err(CommitError::Partial { failed, source, .. }) =
                 write_back(&self.opts.root, &c.before)
             {
-                // Never a red tree: the never-red tier gives every file back instead.
-                self.state.validation_red = true;
-                self.state.validated = true;
+                // Never a red tree: recorded as red, so the fold sends the run on to repair
+                // or give every file back.
                 let why = format!("{why}; giving {} back failed: {source}", failed.display());
                 return self
                     .leave(rule, c, &why, Some(GivenBack::Failed), t)
@@ -214,9 +214,6 @@ impl Run<'_> {
                     .map(|()| true);
             }
             given_back = Some(GivenBack::Restored);
-            self.state.validated = false;
-            self.state.validation_red = false;
-            self.state.checks_changed = false;
         }
         let why = if given_back.is_some() {
             format!("{why}; its change was taken back")
@@ -298,7 +295,6 @@ impl Run<'_> {
         let Some(previous) = self.vintage_task().cloned() else {
             return Ok(false);
         };
-        self.vintage_checked = true;
         let root = self.opts.root.clone();
         let skip = self.opts.config.skip_modules.clone();
         let config = &self.opts.config;
@@ -329,7 +325,7 @@ impl Run<'_> {
             Ok(edited) => edited,
             Err(why) => {
                 // What the check found is recorded: the JUnit 5-only step was tried.
-                let c = self.vintage_current(previous, BTreeMap::new(), false);
+                let c = self.vintage_current(previous, BTreeMap::new());
                 return self.leave(rule, c, &why, None, t).await.map(|()| false);
             }
         };
@@ -338,14 +334,13 @@ impl Run<'_> {
         let files = match self.commit(&overlay) {
             Ok(files) => files,
             Err(e) => {
-                self.handover = Some(self.vintage_current(previous, before, false));
+                self.handover = Some(self.vintage_current(previous, before));
                 let why = format!("the poms could not be written: {e}");
-                return self.give_back(rule, &why, t).await;
+                // Some poms may be written: they are given back.
+                return self.give_back_files(rule, &why, true, t).await;
             }
         };
-        self.handover = Some(self.vintage_current(previous.clone(), before, true));
-        self.state.validated = false;
-        self.state.validation_red = false;
+        self.handover = Some(self.vintage_current(previous.clone(), before));
         let attempt = FixAttempt {
             attempt: 1,
             failure: Failure {
@@ -382,23 +377,20 @@ impl Run<'_> {
         .map(|()| true)
     }
 
-    pub(super) fn vintage_task(&self) -> Option<&TaskRecord> {
-        vintage_task(&self.journal, self.vintage_checked)
+    fn vintage_task(&self) -> Option<&TaskRecord> {
+        vintage_task(&self.journal, super::fold::vintage_checked(&self.journal))
     }
 
     fn vintage_current(
         &self,
         previous: TaskRecord,
         before: BTreeMap<PathBuf, Option<Vec<u8>>>,
-        written: bool,
     ) -> Current {
         Current {
             title: "JUnit 5 dependencies, without the vintage engine".into(),
             task: previous.clone(),
             attempts: MAX_TASK_ATTEMPTS,
             before,
-            written,
-            dirty: true,
             follow_up: Some(previous),
         }
     }

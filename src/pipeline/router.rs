@@ -23,7 +23,8 @@ pub enum Step {
     Done,
 }
 
-/// What the router looks at.
+/// What the router looks at: folded from the journal each turn (`fold::fold`), never set
+/// by a step.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct State {
     pub analyzed: bool,
