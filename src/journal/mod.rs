@@ -644,3 +644,34 @@ impl Journal {
             })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Journals stored before the fold's markers existed read back, and a record without
+    /// them is written as it always was.
+    #[test]
+    fn the_folds_markers_are_optional_in_stored_journals() {
+        let stored = serde_json::json!({
+            "task_id": "junit5:ATest.java", "tier": "llm", "status": "left_for_next_tier",
+            "files": [], "changes": [], "reason": null, "left": ["ATest.java"]
+        });
+        let record: TaskRecord = serde_json::from_value(stored.clone()).unwrap();
+        assert_eq!(record.given_back, None);
+        assert_eq!(serde_json::to_value(&record).unwrap(), stored);
+        let given = TaskRecord {
+            given_back: Some(GivenBack::Restored),
+            ..record
+        };
+        assert_eq!(
+            serde_json::to_value(&given).unwrap()["given_back"],
+            "restored"
+        );
+        let analysis = serde_json::to_value(Analysis::default()).unwrap();
+        assert!(analysis.get("gradle").is_none());
+        let mut old = analysis.clone();
+        old.as_object_mut().unwrap().remove("gradle");
+        assert!(!serde_json::from_value::<Analysis>(old).unwrap().gradle);
+    }
+}
