@@ -133,6 +133,7 @@ mod learning {
                 edits: edits.into(),
             },
             answer: None,
+            gave_up: false,
         })))
     }
 

@@ -760,6 +760,7 @@ mod tests {
                 reason: "weakens tests".into(),
             },
             answer: None,
+            gave_up: false,
         };
         let classified = OutcomeRecord {
             outcome: Outcome::Failure,

@@ -41,6 +41,10 @@ pub struct FixAttempt {
     #[serde(default)]
     pub search: Option<SearchRecord>,
     pub result: FixResult,
+    /// The fix loop has nothing more to try after this attempt (stuck and escalated, no
+    /// model, credentials refused); `result` says why.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gave_up: bool,
     /// What the model answered, verbatim (redacted like every entry), when a model was
     /// called: `replay --execute` serves it again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -211,7 +215,7 @@ pub enum StepResult {
 }
 
 /// The fingerprint as the journal keeps it: the facts, the test inventory, the problems.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Analysis {
     pub modules: Vec<ModuleSummary>,
     pub java_level: Option<u32>,
@@ -229,6 +233,9 @@ pub struct Analysis {
     pub java_files: usize,
     pub java_bytes: usize,
     pub inventory: Inventory,
+    /// A Gradle build: Uplift runs Maven only, so the run builds nothing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub gradle: bool,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -320,6 +327,21 @@ pub struct TaskRecord {
     /// JUnit 4, one a detector found, one the never-red tier took back.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub left: Vec<PathBuf>,
+    /// A next-tier verdict that gave the task's files back: whether they have their bytes
+    /// from before the task again (the tree is validated again) or writing them failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub given_back: Option<GivenBack>,
+}
+
+/// What giving a next-tier task's files back did to the tree.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum GivenBack {
+    /// Every file has its bytes from before the task.
+    Restored,
+    /// A file could not be written back: the tree counts as red, so the never-red tier
+    /// gives every file back.
+    Failed,
 }
 
 /// One change to what a test checks (`analyze::test_checks`): an assertion, expected
@@ -620,5 +642,36 @@ impl Journal {
                 input_tokens: sum.input_tokens + u.input_tokens,
                 output_tokens: sum.output_tokens + u.output_tokens,
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Journals stored before the fold's markers existed read back, and a record without
+    /// them is written as it always was.
+    #[test]
+    fn the_folds_markers_are_optional_in_stored_journals() {
+        let stored = serde_json::json!({
+            "task_id": "junit5:ATest.java", "tier": "llm", "status": "left_for_next_tier",
+            "files": [], "changes": [], "reason": null, "left": ["ATest.java"]
+        });
+        let record: TaskRecord = serde_json::from_value(stored.clone()).unwrap();
+        assert_eq!(record.given_back, None);
+        assert_eq!(serde_json::to_value(&record).unwrap(), stored);
+        let given = TaskRecord {
+            given_back: Some(GivenBack::Restored),
+            ..record
+        };
+        assert_eq!(
+            serde_json::to_value(&given).unwrap()["given_back"],
+            "restored"
+        );
+        let analysis = serde_json::to_value(Analysis::default()).unwrap();
+        assert!(analysis.get("gradle").is_none());
+        let mut old = analysis.clone();
+        old.as_object_mut().unwrap().remove("gradle");
+        assert!(!serde_json::from_value::<Analysis>(old).unwrap().gradle);
     }
 }

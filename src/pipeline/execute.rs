@@ -164,6 +164,7 @@ pub fn execute(
                 changes,
                 reason,
                 left,
+                given_back: None,
             }
         };
         let pom_result = |r: anyhow::Result<Vec<String>>| match r {
@@ -496,6 +497,7 @@ impl Gathered {
             changes: self.changes,
             reason,
             left,
+            given_back: None,
         }
     }
 }

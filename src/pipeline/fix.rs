@@ -122,16 +122,14 @@ impl Run<'_> {
     /// One attempt; returns true when files were changed on disk.
     pub(super) async fn fix(&mut self, rule: &str) -> anyhow::Result<bool> {
         let t = Instant::now();
-        self.state.fix_attempts += 1;
-        let attempt = self.state.fix_attempts;
+        let attempt = self.state.fix_attempts + 1;
         let Some(failure) = self
             .latest_failure()
             .filter(|f| f.kind != FailureKind::Environment)
         else {
-            self.state.fix_done = true;
             let reason =
                 "nothing the fix loop can act on (environment failure, or tests lost from source)";
-            return self.no_answer(rule, attempt, None, reason, t).await;
+            return self.no_answer(rule, attempt, None, reason, true, t).await;
         };
         if let Some(escalation) = self.check_stuck(&failure) {
             match escalation {
@@ -145,13 +143,12 @@ impl Run<'_> {
                     )
                 }
                 Escalation::SkipTask | Escalation::Human => {
-                    self.state.fix_done = true;
                     let reason = format!(
                         "stuck on {}: escalated to a human ({escalation:?})",
                         failure.signature
                     );
                     return self
-                        .no_answer(rule, attempt, Some(failure), &reason, t)
+                        .no_answer(rule, attempt, Some(failure), &reason, true, t)
                         .await;
                 }
             }
@@ -244,9 +241,8 @@ impl Run<'_> {
             }
         }
         if self.llm.is_none() {
-            self.state.fix_done = true;
             return self
-                .no_answer(rule, attempt, Some(failure), "no LLM configured", t)
+                .no_answer(rule, attempt, Some(failure), "no LLM configured", true, t)
                 .await;
         }
         // After a failed attempt, search is mandatory when a provider is configured.
@@ -283,7 +279,6 @@ impl Run<'_> {
         let m = match answer {
             Ok(m) => m,
             Err(CallError::Budget(stop)) => {
-                self.state.limit_reached = true;
                 return self
                     .record(
                         Stage::Fix,
@@ -302,11 +297,10 @@ impl Run<'_> {
             }
             Err(CallError::Llm(e)) if e.is_auth() => {
                 // Wrong or foreign credentials: the tier stops here, nothing is retried.
-                self.state.fix_done = true;
                 self.llm = None;
                 let reason = format!("the LLM provider refused the credentials, tier stopped: {e}");
                 return self
-                    .no_answer(rule, attempt, Some(failure), &reason, t)
+                    .no_answer(rule, attempt, Some(failure), &reason, true, t)
                     .await;
             }
             Err(CallError::Llm(e)) => {
@@ -316,7 +310,7 @@ impl Run<'_> {
                 });
                 self.pending_answer = Some(ModelAnswer::Error(e.to_string()));
                 return self
-                    .no_answer(rule, attempt, Some(failure), &e.to_string(), t)
+                    .no_answer(rule, attempt, Some(failure), &e.to_string(), false, t)
                     .await;
             }
         };
@@ -376,6 +370,7 @@ impl Run<'_> {
                     search: search_record,
                     result: FixResult::Rejected { reason },
                     answer,
+                    gave_up: false,
                 };
                 self.record(
                     Stage::Fix,
@@ -785,8 +780,6 @@ impl Run<'_> {
             files: out.keys().cloned().collect(),
         });
         let edits = blocks_text(&blocks);
-        self.state.validated = false;
-        self.state.validation_red = false;
         let record = FixAttempt {
             attempt,
             failure,
@@ -798,6 +791,7 @@ impl Run<'_> {
             search: from.search,
             result: FixResult::Applied { files, diff, edits },
             answer: from.answer,
+            gave_up: false,
         };
         self.record(
             Stage::Fix,
@@ -815,12 +809,14 @@ impl Run<'_> {
         Ok(true)
     }
 
+    /// An attempt that changed nothing; `gave_up`: the loop has nothing more to try.
     async fn no_answer(
         &mut self,
         rule: &str,
         attempt: u32,
         failure: Option<Failure>,
         reason: &str,
+        gave_up: bool,
         t: Instant,
     ) -> anyhow::Result<bool> {
         let result = match failure {
@@ -837,6 +833,7 @@ impl Run<'_> {
                     reason: reason.into(),
                 },
                 answer: self.pending_answer.take(),
+                gave_up,
             })),
             None => StepResult::BuildSkipped {
                 reason: reason.into(),

@@ -18,7 +18,8 @@ use super::fix::Job;
 use super::rollback::write_back;
 use crate::analyze::{self, java::JunitGeneration};
 use crate::journal::{
-    Category, FixAttempt, FixResult, RECIPE_TIER, Stage, StepResult, TaskRecord, TaskStatus,
+    Category, FixAttempt, FixResult, GivenBack, Journal, RECIPE_TIER, Stage, StepResult,
+    TaskRecord, TaskStatus,
 };
 use crate::knowledge::signature::normalize;
 use crate::recipes::overlay::{CommitError, Overlay};
@@ -42,10 +43,6 @@ pub(super) struct Current {
     /// The files the tier may edit (the task's own and the build files) with their bytes
     /// before the first attempt (`None`: absent), to give them back exactly.
     before: BTreeMap<PathBuf, Option<Vec<u8>>>,
-    /// A change is on disk and waits for its verdict (the validation runs first).
-    pub written: bool,
-    /// The attempts changed files on disk.
-    pub dirty: bool,
     /// For a follow-up of the recipe tier's own (the vintage engine dropped): who made the
     /// change, and the record that stands if it is given back.
     follow_up: Option<TaskRecord>,
@@ -59,19 +56,19 @@ impl Run<'_> {
         if self.state.limit_reached {
             return self.give_back(rule, "a limit was reached", t).await;
         }
-        match self.handover.as_mut() {
+        // Whether its change is written and its files dirty, the journal says (the fold).
+        match self.handover.as_ref().map(|c| c.attempts) {
             None => return self.take_up(rule, t).await,
-            Some(c) if c.written => {
-                c.written = false;
+            Some(attempts) if self.state.handover_written => {
                 if !self.state.validation_red && !self.state.checks_changed {
                     return self.keep(rule, t).await;
                 }
-                if c.attempts >= MAX_TASK_ATTEMPTS {
+                if attempts >= MAX_TASK_ATTEMPTS {
                     let why = self.red_reason();
                     return self.give_back(rule, &why, t).await;
                 }
             }
-            Some(c) if c.attempts >= MAX_TASK_ATTEMPTS => {
+            Some(attempts) if attempts >= MAX_TASK_ATTEMPTS => {
                 return self.give_back(rule, "no answer passed the gate", t).await;
             }
             Some(_) => {}
@@ -102,8 +99,6 @@ impl Run<'_> {
             title,
             attempts: 0,
             before,
-            written: false,
-            dirty: false,
             follow_up: None,
         });
         // A fresh episode: nothing from another task's attempts carries over.
@@ -122,7 +117,9 @@ impl Run<'_> {
     async fn next_attempt(&mut self, rule: &str, t: Instant) -> anyhow::Result<bool> {
         let names = self.project_names();
         let target = self.opts.config.target;
-        let red = self.latest_failure().filter(|_| self.state.validation_red);
+        let red = self
+            .latest_failure()
+            .filter(|_| self.state.validation_red && self.state.handover_dirty);
         let Some(c) = self.handover.as_mut() else {
             return Ok(false);
         };
@@ -130,7 +127,7 @@ impl Run<'_> {
         let attempt = c.attempts;
         let reason = c.task.reason.clone().unwrap_or_default();
         let errors: Vec<String> = reason.split("; ").map(str::to_string).collect();
-        let failure = red.filter(|_| c.dirty).unwrap_or_else(|| Failure {
+        let failure = red.unwrap_or_else(|| Failure {
             kind: FailureKind::Task,
             signature: names.scrub(&normalize(errors.first().map_or("", String::as_str))),
             errors,
@@ -149,14 +146,7 @@ impl Run<'_> {
             editable: c.before.keys().cloned().collect(),
             ask,
         };
-        let changed = self.attempt(rule, attempt, job, t).await?;
-        if let Some(c) = self.handover.as_mut()
-            && changed
-        {
-            c.written = true;
-            c.dirty = true;
-        }
-        Ok(changed)
+        self.attempt(rule, attempt, job, t).await
     }
 
     /// The validated change is green and invariant: the task is done by this tier.
@@ -185,6 +175,7 @@ impl Run<'_> {
             files,
             reason: None,
             left: Vec::new(),
+            given_back: None,
         };
         self.task_verdict(rule, &c.title, record, Category::Success, t)
             .await
@@ -194,39 +185,60 @@ impl Run<'_> {
     /// Gives the task's files their bytes from before its first attempt and leaves it for
     /// a human; the tree goes back to the last validated one (and is validated again).
     async fn give_back(&mut self, rule: &str, why: &str, t: Instant) -> anyhow::Result<bool> {
+        let dirty = self.state.handover_dirty;
+        self.give_back_files(rule, why, dirty, t).await
+    }
+
+    /// `give_back` when the caller knows whether the task's files changed on disk.
+    async fn give_back_files(
+        &mut self,
+        rule: &str,
+        why: &str,
+        dirty: bool,
+        t: Instant,
+    ) -> anyhow::Result<bool> {
         let Some(c) = self.handover.take() else {
             return Ok(false);
         };
-        let mut restored = false;
-        if c.dirty {
+        let mut given_back = None;
+        if dirty {
             if let Err(CommitError::Partial { failed, source, .. }) =
                 write_back(&self.opts.root, &c.before)
             {
-                // Never a red tree: the never-red tier gives every file back instead.
-                self.state.validation_red = true;
-                self.state.validated = true;
+                // Never a red tree: recorded as red, so the fold sends the run on to repair
+                // or give every file back.
                 let why = format!("{why}; giving {} back failed: {source}", failed.display());
-                return self.leave(rule, c, &why, t).await.map(|()| true);
+                return self
+                    .leave(rule, c, &why, Some(GivenBack::Failed), t)
+                    .await
+                    .map(|()| true);
             }
-            restored = true;
-            self.state.validated = false;
-            self.state.validation_red = false;
-            self.state.checks_changed = false;
+            given_back = Some(GivenBack::Restored);
         }
-        let why = if restored {
+        let why = if given_back.is_some() {
             format!("{why}; its change was taken back")
         } else {
             why.to_string()
         };
-        self.leave(rule, c, &why, t).await.map(|()| restored)
+        self.leave(rule, c, &why, given_back, t)
+            .await
+            .map(|()| given_back.is_some())
     }
 
-    async fn leave(&mut self, rule: &str, c: Current, why: &str, t: Instant) -> anyhow::Result<()> {
+    async fn leave(
+        &mut self,
+        rule: &str,
+        c: Current,
+        why: &str,
+        given_back: Option<GivenBack>,
+        t: Instant,
+    ) -> anyhow::Result<()> {
         if let Some(mut previous) = c.follow_up {
             // The follow-up did not hold: the task stands as the recipe tier did it.
             previous
                 .changes
                 .push(format!("the vintage engine stays: {why}"));
+            previous.given_back = given_back;
             return self
                 .task_verdict(rule, &c.title, previous, Category::NoMatch, t)
                 .await;
@@ -247,6 +259,7 @@ impl Run<'_> {
                 c.attempts
             )),
             left: c.task.left.clone(),
+            given_back,
         };
         self.task_verdict(rule, &c.title, record, Category::Empty, t)
             .await
@@ -282,17 +295,17 @@ impl Run<'_> {
         let Some(previous) = self.vintage_task().cloned() else {
             return Ok(false);
         };
-        self.vintage_checked = true;
         let root = self.opts.root.clone();
         let skip = self.opts.config.skip_modules.clone();
         let config = &self.opts.config;
         let edited = tokio::task::block_in_place(|| {
-            let fp = analyze::analyze(&root, &skip).ok()?;
+            let fp = analyze::analyze(&root, &skip)
+                .map_err(|e| format!("the sources could not be read again: {e}"))?;
             let junit4_left = fp
                 .java_files()
                 .any(|f| matches!(f.junit, JunitGeneration::Junit3 | JunitGeneration::Junit4));
             if junit4_left {
-                return None;
+                return Err("JUnit 3/4 code remains".to_string());
             }
             let ctx = PomContext {
                 fingerprint: &fp,
@@ -300,26 +313,34 @@ impl Run<'_> {
                 target: config.target,
             };
             let mut overlay = Overlay::new(&root);
-            let changes = dependencies::junit(&ctx, &mut overlay, |_| JunitMode::Replace).ok()?;
+            let changes = dependencies::junit(&ctx, &mut overlay, |_| JunitMode::Replace)
+                .map_err(|e| format!("the poms could not be edited: {e:#}"))?;
             let poms: Vec<PathBuf> = fp.modules.iter().map(|m| m.pom.path.clone()).collect();
-            (!changes.is_empty()).then_some((overlay, changes, poms))
+            if changes.is_empty() {
+                return Err("nothing in the poms to drop".to_string());
+            }
+            Ok((overlay, changes, poms))
         });
-        let Some((overlay, changes, poms)) = edited else {
-            return Ok(false);
+        let (overlay, changes, poms) = match edited {
+            Ok(edited) => edited,
+            Err(why) => {
+                // What the check found is recorded: the JUnit 5-only step was tried.
+                let c = self.vintage_current(previous, BTreeMap::new());
+                return self.leave(rule, c, &why, None, t).await.map(|()| false);
+            }
         };
         let before = self.snapshot(poms);
         let diff = overlay.diff();
         let files = match self.commit(&overlay) {
             Ok(files) => files,
             Err(e) => {
-                self.handover = Some(self.vintage_current(previous, before, false));
+                self.handover = Some(self.vintage_current(previous, before));
                 let why = format!("the poms could not be written: {e}");
-                return self.give_back(rule, &why, t).await;
+                // Some poms may be written: they are given back.
+                return self.give_back_files(rule, &why, true, t).await;
             }
         };
-        self.handover = Some(self.vintage_current(previous.clone(), before, true));
-        self.state.validated = false;
-        self.state.validation_red = false;
+        self.handover = Some(self.vintage_current(previous.clone(), before));
         let attempt = FixAttempt {
             attempt: 1,
             failure: Failure {
@@ -340,6 +361,7 @@ impl Run<'_> {
                 edits: String::new(),
             },
             answer: None,
+            gave_up: false,
         };
         self.record(
             Stage::Fix,
@@ -355,41 +377,20 @@ impl Run<'_> {
         .map(|()| true)
     }
 
-    /// The JUnit dependency task, when the next tier did a JUnit task and the vintage
-    /// engine was not dropped yet.
-    pub(super) fn vintage_task(&self) -> Option<&TaskRecord> {
-        let moved = self.journal.latest_task_records().any(|r| {
-            r.tier != RECIPE_TIER
-                && r.status == TaskStatus::Done
-                && r.task_id.starts_with("junit5:")
-        });
-        if self.vintage_checked || !moved {
-            return None;
-        }
-        let id = &self
-            .journal
-            .tasks()
-            .iter()
-            .find(|t| t.recipes.iter().any(|r| r == recipes::JUNIT_DEPENDENCIES))?
-            .id;
-        self.journal
-            .latest_task_records()
-            .find(|r| &r.task_id == id && r.status == TaskStatus::Done)
+    fn vintage_task(&self) -> Option<&TaskRecord> {
+        vintage_task(&self.journal, super::fold::vintage_checked(&self.journal))
     }
 
     fn vintage_current(
         &self,
         previous: TaskRecord,
         before: BTreeMap<PathBuf, Option<Vec<u8>>>,
-        written: bool,
     ) -> Current {
         Current {
             title: "JUnit 5 dependencies, without the vintage engine".into(),
             task: previous.clone(),
             attempts: MAX_TASK_ATTEMPTS,
             before,
-            written,
-            dirty: true,
             follow_up: Some(previous),
         }
     }
@@ -430,4 +431,23 @@ impl Run<'_> {
             })
             .collect()
     }
+}
+
+/// The JUnit dependency task, when the next tier did a JUnit task and the vintage engine
+/// was not `checked` yet (its JUnit 5-only form tried).
+pub(super) fn vintage_task(journal: &Journal, checked: bool) -> Option<&TaskRecord> {
+    let moved = journal.latest_task_records().any(|r| {
+        r.tier != RECIPE_TIER && r.status == TaskStatus::Done && r.task_id.starts_with("junit5:")
+    });
+    if checked || !moved {
+        return None;
+    }
+    let id = &journal
+        .tasks()
+        .iter()
+        .find(|t| t.recipes.iter().any(|r| r == recipes::JUNIT_DEPENDENCIES))?
+        .id;
+    journal
+        .latest_task_records()
+        .find(|r| &r.task_id == id && r.status == TaskStatus::Done)
 }

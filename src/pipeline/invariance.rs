@@ -89,10 +89,6 @@ impl Run<'_> {
         let bases = self.junit3_bases();
         let result =
             tokio::task::block_in_place(|| judge(&self.originals, current, equivalent, &bases));
-        self.state.checks_changed = matches!(
-            &result,
-            StepResult::InvarianceChecked { differences, .. } if !differences.is_empty()
-        );
         let category = match &result {
             StepResult::InvarianceChecked { differences, .. } if !differences.is_empty() => {
                 Category::Error

@@ -3,6 +3,7 @@
 pub mod execute;
 pub mod failure;
 mod fix;
+pub mod fold;
 mod handover;
 mod invariance;
 pub mod plan;
@@ -114,15 +115,7 @@ pub async fn run<O: Observer>(
             run_id,
             entries: Vec::new(),
         },
-        state: State {
-            build_enabled: opts.build,
-            dry_run: opts.dry_run,
-            fix_enabled: opts.config.llm.is_some(),
-            baseline_reusable: prior
-                .as_ref()
-                .is_some_and(|p| reusable_baseline(p).is_some()),
-            ..Default::default()
-        },
+        state: State::default(),
         prior,
         fingerprint: None,
         registry: None,
@@ -144,19 +137,24 @@ pub async fn run<O: Observer>(
         originals: BTreeMap::new(),
         pristine: BTreeMap::new(),
         handover: None,
-        vintage_checked: false,
+    };
+    let mut facts = fold::RunFacts {
+        build: opts.build,
+        dry_run: opts.dry_run,
+        model: opts.config.llm.is_some(),
+        reusable_baseline: run
+            .prior
+            .as_ref()
+            .is_some_and(|p| reusable_baseline(p).is_some()),
+        out_of_time: false,
     };
     loop {
-        run.state.out_of_time = match &opts.replay {
+        facts.out_of_time = match &opts.replay {
             Some(recording) => recording.clock_stops_at(run.journal.entries.len() as u32 + 1),
             None => run.started.elapsed() > Duration::from_secs(opts.config.budgets.max_wall_secs),
         };
-        let current = run.handover.as_ref();
-        run.state.handover_written = current.is_some_and(|c| c.written);
-        run.state.handover_dirty = current.is_some_and(|c| c.dirty);
-        run.state.handover_pending = current.is_some()
-            || run.journal.next_tier_tasks().next().is_some()
-            || run.vintage_task().is_some();
+        // What the run knows is what its journal says: the steps below only append to it.
+        run.state = fold::fold(&run.journal, &facts);
         let (step, rule) = router::next(&run.state);
         progress.stage(step_name(step));
         match step {
@@ -164,7 +162,6 @@ pub async fn run<O: Observer>(
             Step::Baseline => run.baseline(rule).await?,
             Step::ReuseBaseline => run.reuse_baseline(rule).await?,
             Step::SkipBaseline => {
-                run.state.baseline_done = true;
                 let why = run.no_build_reason();
                 run.skip(Stage::Baseline, rule, why.into()).await?
             }
@@ -189,12 +186,11 @@ pub async fn run<O: Observer>(
             }
             Step::Rollback => {
                 run.rollback(rule).await?;
-                if run.state.restored {
+                if fold::fold(&run.journal, &facts).restored {
                     progress.written(&run.journal).await?;
                 }
             }
             Step::SkipValidation => {
-                run.state.validated = true;
                 let why = if opts.dry_run {
                     "dry run: nothing was written"
                 } else {
@@ -203,7 +199,6 @@ pub async fn run<O: Observer>(
                 run.skip(Stage::Validate, rule, why.into()).await?
             }
             Step::StopOnLimit => {
-                run.state.limit_reached = true;
                 let limit = format!(
                     "wall-clock budget of {} s",
                     opts.config.budgets.max_wall_secs
@@ -223,7 +218,6 @@ pub async fn run<O: Observer>(
             Step::Classify => {
                 let t = Instant::now();
                 let outcome = classify(&run.journal);
-                run.state.classified = true;
                 let known = format!("{} entries", run.journal.entries.len());
                 let label = outcome.outcome.as_str().to_string();
                 run.record(
@@ -267,6 +261,8 @@ struct Run<'a> {
     opts: &'a RunOptions,
     store: &'a Store,
     journal: Journal,
+    /// This turn's router input, folded from `journal` at the start of the turn; read,
+    /// never written, by the steps.
     state: State,
     fingerprint: Option<Fingerprint>,
     /// Recipes for this run: the built-in catalog plus the repository's own.
@@ -293,8 +289,6 @@ struct Run<'a> {
     pristine: BTreeMap<PathBuf, Option<Vec<u8>>>,
     /// The task the next tier is working on, once the tree is green.
     handover: Option<handover::Current>,
-    /// The vintage engine's removal after the next tier's JUnit work was tried.
-    vintage_checked: bool,
     /// The journal of an earlier attempt of this job whose work may be reused.
     prior: Option<Journal>,
 }
@@ -391,7 +385,6 @@ impl Run<'_> {
             let registry = Registry::load(Some(&root), recipes).map_err(|e| format!("{e:#}"))?;
             Ok::<_, String>((fp, registry))
         });
-        self.state.analyzed = true;
         let inputs = json!({"root": root, "skip_modules": skip});
         match result {
             Ok((fp, registry)) => {
@@ -402,10 +395,8 @@ impl Run<'_> {
                     .cloned()
                     .collect();
                 self.registry = Some(registry);
-                // Uplift runs Maven only: a Gradle build is migrated without builds.
-                if fp.gradle.is_some() {
-                    self.state.build_enabled = false;
-                }
+                // Uplift runs Maven only: the analysis records a Gradle build, and the
+                // fold turns builds off for the rest of the run.
                 let mut analysis = summarize(&fp);
                 analysis.warnings.extend(self.opts.notices.iter().cloned());
                 let category = if fp.java_files == 0 && fp.modules.len() <= 1 {
@@ -428,7 +419,6 @@ impl Run<'_> {
                 self.refused(Stage::Analyze, rule, refusals).await
             }
             Err(e) => {
-                self.state.analysis_failed = true;
                 self.record(
                     Stage::Analyze,
                     rule,
@@ -511,14 +501,12 @@ impl Run<'_> {
 
     async fn baseline(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
-        self.state.baseline_done = true;
         let fp = self
             .fingerprint
             .as_ref()
             .expect("router runs baseline after analysis");
         let level = fp.java_level;
         let Some((jdk, raised)) = jdk::choose(&self.jdks, level) else {
-            self.state.baseline_unresolvable = true;
             let cause = format!("no JDK found that can build Java {}", level.unwrap_or(8));
             let remedy = "install one, or name it under `jdks` in the config (e.g. `{17: /usr/lib/jvm/java-17-openjdk-amd64}`)";
             return self.unresolvable(rule, t, cause, remedy.into()).await;
@@ -537,8 +525,6 @@ impl Run<'_> {
             .unwrap_or_default();
         let mut outcome = self.build(&jdk, props.clone()).await;
         outcome.raised_level = raised;
-        self.state.baseline_timed_out = outcome.timed_out();
-        self.state.baseline_unavailable = outcome.run.is_none();
         let category = match (&outcome.error, outcome.compiled()) {
             (Some(_), _) => Category::Error,
             (None, true) => Category::Success,
@@ -573,7 +559,6 @@ impl Run<'_> {
         .await?;
         match cause {
             Some(cause) => {
-                self.state.baseline_unresolvable = true;
                 let remedy = "nothing was changed. Give Maven what it needs: a mirror or settings file that reaches the project's repositories (`--maven-arg=-s --maven-arg=FILE`, or `maven_args` in the config), or a machine that reaches Maven Central";
                 self.unresolvable(rule, Instant::now(), cause, remedy.into())
                     .await
@@ -586,9 +571,9 @@ impl Run<'_> {
     /// options, recorded again in this journal with where it came from; Maven is not run.
     async fn reuse_baseline(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
-        self.state.baseline_done = true;
         let Some((entry, outcome)) = self.prior.as_ref().and_then(reusable_baseline) else {
-            return Ok(());
+            // The router chooses this step only when there is one (`RunFacts`).
+            anyhow::bail!("the earlier attempt's baseline is not in its journal");
         };
         let (outcome, category, inputs) = (outcome.clone(), entry.category, entry.inputs.clone());
         let known = format!(
@@ -597,7 +582,6 @@ impl Run<'_> {
             entry.seq,
             entry.intent
         );
-        self.state.baseline_unavailable = outcome.run.is_none();
         self.record(
             Stage::Baseline,
             rule,
@@ -638,8 +622,6 @@ impl Run<'_> {
         let registry = self.registry.as_ref().expect("loaded with the analysis");
         let plan::Plan { tasks, decisions } =
             plan::plan(fp, &self.opts.config, registry, self.journal.baseline());
-        self.state.planned = true;
-        self.state.tasks_pending = !tasks.is_empty();
         let category = if tasks.is_empty() {
             Category::Empty
         } else {
@@ -683,7 +665,6 @@ impl Run<'_> {
             };
             execute::execute(&inputs, &tasks, |i| progress.task(i + 1, total))
         });
-        self.state.tasks_pending = false;
         self.overlay = Some(overlay);
         for (task, rec) in tasks.iter().zip(records) {
             let category = match rec.status {
@@ -710,7 +691,6 @@ impl Run<'_> {
 
     async fn write(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
-        self.state.written = true;
         let mut overlay = self
             .overlay
             .take()
@@ -775,7 +755,6 @@ impl Run<'_> {
                 failed,
                 source,
             }) => {
-                self.state.write_failed = true;
                 let error = source.to_string();
                 (
                     StepResult::WriteFailed {
@@ -804,7 +783,6 @@ impl Run<'_> {
 
     async fn validate(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
-        self.state.validated = true;
         let target = self.opts.config.target;
         let Some(jdk) = jdk::for_target(&self.jdks, target) else {
             let reason = format!(
@@ -854,9 +832,7 @@ impl Run<'_> {
             majors,
             classfile::major_for_release(target),
         );
-        self.state.baseline_timed_out |= validation.build.timed_out();
         let green = validation.invariant() && validation.build.compiled();
-        self.state.validation_red = !green;
         let category = if green {
             Category::Success
         } else {
@@ -959,5 +935,6 @@ fn summarize(fp: &Fingerprint) -> Analysis {
         java_files: fp.java_files,
         java_bytes: fp.java_bytes,
         inventory: fp.inventory(),
+        gradle: fp.gradle.is_some(),
     }
 }

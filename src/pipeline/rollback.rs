@@ -247,7 +247,6 @@ impl Run<'_> {
     pub(super) async fn rollback(&mut self, rule: &str) -> anyhow::Result<()> {
         let t = Instant::now();
         let round = self.state.rollback_rounds + 1;
-        self.state.rollback_rounds = round;
         let kept = self.journal.kept_files();
         let changed: Vec<PathBuf> = self
             .pristine
@@ -305,8 +304,6 @@ impl Run<'_> {
             source,
         }) = self.restore()
         {
-            self.state.write_failed = true;
-            self.state.restored = true;
             let result = StepResult::WriteFailed {
                 written,
                 failed,
@@ -324,16 +321,6 @@ impl Run<'_> {
                     t,
                 )
                 .await;
-        }
-        if restored_all {
-            self.state.restored = true;
-        } else {
-            // The tree is back to its original; the recipe tier runs again without them.
-            self.state.tasks_pending = true;
-            self.state.written = false;
-            self.state.validated = false;
-            self.state.validation_red = false;
-            self.state.checks_changed = false;
         }
         let intent = if restored_all {
             "give every changed file its original bytes"

@@ -23,8 +23,9 @@ pub enum Step {
     Done,
 }
 
-/// What the router looks at.
-#[derive(Debug, Default, Clone)]
+/// What the router looks at: folded from the journal each turn (`fold::fold`), never set
+/// by a step.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct State {
     pub analyzed: bool,
     pub analysis_failed: bool,
