@@ -1,6 +1,7 @@
 //! The recipe tier: deterministic, idempotent byte-range rewrites. Each recipe has an id
 //! and a one-line description; the planner names them in tasks and the journal records them.
 
+pub mod annotation_moves;
 pub mod build_plugins;
 pub mod coordinates;
 pub mod dependencies;

@@ -55,7 +55,9 @@ pub(super) fn bean(body: Node, auth: &str, class: Node, src: &str) -> Result<Opt
         },
         "jdbcAuthentication" => jdbc_users(rest, class, src)?,
         "userDetailsService" => provider(first, rest, src)?,
-        "authenticationProvider" if rest.is_empty() && is_bean_call(arg(first, src)?, class, src) => {
+        "authenticationProvider"
+            if rest.is_empty() && is_bean_call(arg(first, src)?, class, src) =>
+        {
             return Ok(None);
         }
         other => {
@@ -111,12 +113,16 @@ fn jdbc_users(calls: &[Call], class: Node, src: &str) -> Result<Bean, String> {
         let value = arg(call, src)?;
         match call.name {
             "dataSource" => data_source = Some(value),
-            "usersByUsernameQuery" => setters.push(format!("{VAR}.setUsersByUsernameQuery({value});")),
+            "usersByUsernameQuery" => {
+                setters.push(format!("{VAR}.setUsersByUsernameQuery({value});"))
+            }
             "authoritiesByUsernameQuery" => {
                 setters.push(format!("{VAR}.setAuthoritiesByUsernameQuery({value});"));
             }
             "groupAuthoritiesByUsername" => {
-                setters.push(format!("{VAR}.setGroupAuthoritiesByUsernameQuery({value});"));
+                setters.push(format!(
+                    "{VAR}.setGroupAuthoritiesByUsernameQuery({value});"
+                ));
             }
             "rolePrefix" => setters.push(format!("{VAR}.setRolePrefix({value});")),
             "passwordEncoder" if is_bean_call(value, class, src) => {}
@@ -149,8 +155,11 @@ fn is_bean_call(expr: &str, class: Node, src: &str) -> bool {
         field_text(m, "name", src) == name
             && m.child_by_field_name("parameters")
                 .is_some_and(|p| p.named_child_count() == 0)
-            && modifiers_of(m)
-                .is_some_and(|mo| annotations(mo).iter().any(|a| annotation_name(*a, src) == "Bean"))
+            && modifiers_of(m).is_some_and(|mo| {
+                annotations(mo)
+                    .iter()
+                    .any(|a| annotation_name(*a, src) == "Bean")
+            })
     })
 }
 

@@ -28,8 +28,8 @@ use crate::edit::{self, Edit, indent_at, line_ending, whole_line};
 use crate::java_syntax::{self, annotation_name, annotations, field_text, modifiers_of, text};
 
 use super::FileResult;
-use super::java_types::Scope;
 use super::java_rules::apply_code_edits;
+use super::java_types::Scope;
 
 /// `HttpSecurity` chains in the lambda DSL, `@EnableGlobalMethodSecurity` ->
 /// `@EnableMethodSecurity`, and `@Configuration` where Security's annotations carried it.
@@ -291,7 +291,10 @@ fn convert(class: Node, src: &str) -> Result<Vec<Edit>, String> {
                         continue;
                     }
                 };
-                edits.push(Edit::replace(header_start..method_body.end_byte(), replacement));
+                edits.push(Edit::replace(
+                    header_start..method_body.end_byte(),
+                    replacement,
+                ));
             }
             other => return Err(format!("configure({other}) has no bean equivalent")),
         }
