@@ -368,3 +368,58 @@ fn spring_boot_3_jakarta_and_upgrade_versions_move_coordinates_in_place() {
     assert_eq!(ee.len(), 3, "{ee:?}");
     assert_eq!(up.len(), 1, "jacoco 0.8.12 is already new enough: {up:?}");
 }
+
+#[test]
+fn springfox_moves_to_springdoc_at_its_own_version_and_sleuth_to_micrometer_tracing() {
+    use uplift::recipes::spring_boot;
+    let pom = r#"<project>
+  <modelVersion>4.0.0</modelVersion>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>2.7.18</version>
+  </parent>
+  <groupId>g</groupId>
+  <artifactId>a</artifactId>
+  <version>1</version>
+  <dependencies>
+    <dependency>
+      <groupId>io.springfox</groupId>
+      <artifactId>springfox-swagger2</artifactId>
+      <version>2.9.2</version>
+    </dependency>
+    <dependency>
+      <groupId>io.springfox</groupId>
+      <artifactId>springfox-swagger-ui</artifactId>
+      <version>2.9.2</version>
+    </dependency>
+    <dependency>
+      <groupId>org.springframework.cloud</groupId>
+      <artifactId>spring-cloud-starter-sleuth</artifactId>
+    </dependency>
+  </dependencies>
+</project>
+"#;
+    let dir = project(&[("pom.xml", pom)]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let catalog = Catalog::default();
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
+    let changes = spring_boot::pom(&ctx, &mut overlay).unwrap();
+    let out = changed(&overlay, "pom.xml").unwrap();
+    // springfox's 2.9.2 is no springdoc version: replaced, not compared (2.9.2 > 2.6.0).
+    assert!(
+        out.contains("<groupId>org.springdoc</groupId>\n      <artifactId>springdoc-openapi-starter-webmvc-ui</artifactId>\n      <version>2.6.0</version>"),
+        "{out}"
+    );
+    assert!(!out.contains("springfox"), "{out}");
+    assert!(
+        out.contains("<groupId>io.micrometer</groupId>\n      <artifactId>micrometer-tracing-bridge-brave</artifactId>\n    </dependency>"),
+        "{out}"
+    );
+    assert!(
+        changes
+            .iter()
+            .any(|c| c.contains("io.springfox:springfox-swagger-ui removed")),
+        "{changes:?}"
+    );
+}

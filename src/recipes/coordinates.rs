@@ -2,7 +2,8 @@
 //! new group/artifact ids and at least a given version. Shared by the jakarta, Spring Boot
 //! and minimum-version recipes so every version bump follows the same rules: a literal
 //! version is edited in place, a `${property}` where the property is defined, a missing
-//! version (managed elsewhere) is left alone, and nothing is ever downgraded.
+//! version (managed elsewhere) is left alone, and an artifact that keeps its coordinates
+//! is never downgraded.
 
 use std::collections::BTreeSet;
 
@@ -97,7 +98,10 @@ pub fn apply(
                 };
                 let (tg, ta, tv) = m.to;
                 let what = format!("{}:{}", m.from.0, m.from.1);
-                if (m.from.0, m.from.1) != (tg, ta) {
+                // Another artifact's version says nothing about the new one's: it is
+                // replaced, never compared.
+                let moved = (m.from.0, m.from.1) != (tg, ta);
+                if moved {
                     if let Some(g) = child(n, "groupId") {
                         edits.push(set_text(src, g, tg));
                     }
@@ -113,7 +117,7 @@ pub fn apply(
                 match property_reference(raw) {
                     Some(name) => {
                         if let Some((def, current)) = fp.property(i, name)
-                            && version_lt(current, m.below)
+                            && (moved || version_lt(current, m.below))
                             && properties_done.insert((def, name.to_string()))
                         {
                             property_edits.push((def, name.to_string(), tv.to_string()));
@@ -123,7 +127,7 @@ pub fn apply(
                             ));
                         }
                     }
-                    None if version_lt(raw, m.below) => {
+                    None if moved || version_lt(raw, m.below) => {
                         edits.push(set_text(src, v, tv));
                         changes.push(format!("{}: {ta} {raw} -> {tv}", rel.display()));
                     }

@@ -555,6 +555,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/spring-framework-6.yml"),
     include_str!("catalog/java/spring-boot-3-libraries.yml"),
     include_str!("catalog/java/spring-batch-5.yml"),
+    include_str!("catalog/java/springfox-to-springdoc.yml"),
     include_str!("catalog/java/jakarta-ee-10-removals.yml"),
     include_str!("catalog/java/modernize-pattern-instanceof.yml"),
     include_str!("catalog/java/modernize-switch-expressions.yml"),

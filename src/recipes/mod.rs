@@ -1,6 +1,7 @@
 //! The recipe tier: deterministic, idempotent byte-range rewrites. Each recipe has an id
 //! and a one-line description; the planner names them in tasks and the journal records them.
 
+pub mod annotation_moves;
 pub mod build_plugins;
 pub mod coordinates;
 pub mod dependencies;
@@ -12,6 +13,7 @@ pub mod java_level;
 pub mod java_rules;
 pub mod java_types;
 pub mod junit5;
+pub mod kafka_send_callbacks;
 pub mod overlay;
 pub mod pom_edit;
 pub mod reflective_new_instance;

@@ -10,8 +10,10 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Deserialize;
 
+use crate::analyze::pom::{child_text, dependency_nodes};
 use crate::edit::{self, Edit, line_ending};
 use crate::recipes::overlay::Overlay;
+use crate::recipes::pom_edit;
 
 use super::coordinates::{self, Kind, Move};
 use super::{FileResult, PomContext};
@@ -24,6 +26,9 @@ struct Table {
     _id: String,
     description: String,
     artifacts: Vec<Move>,
+    /// `group:artifact` of dependencies Boot 3 has no use for: what they provided comes
+    /// with the artifact another one moved to.
+    removed_artifacts: Vec<String>,
     property_renames: Vec<KeyRename>,
     value_renames: std::collections::BTreeMap<String, String>,
 }
@@ -33,6 +38,9 @@ struct Table {
 struct KeyRename {
     from: String,
     to: String,
+    /// For a removed key (`to: ""`): what to set by hand instead, in other terms.
+    #[serde(default)]
+    replacement: Option<String>,
 }
 
 /// `catalog/spring-boot-3-properties.yml`, written by `scripts/spring-metadata/extract.py`
@@ -109,7 +117,7 @@ static TABLE: LazyLock<Compiled> = LazyLock::new(|| {
         from: r.from.clone(),
         action: if r.to.is_empty() {
             Action::Removed {
-                replacement: None,
+                replacement: r.replacement.clone(),
                 reason: None,
             }
         } else {
@@ -201,6 +209,35 @@ pub fn pom(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<Vec<String
     ];
     deps.extend(artifacts().iter().cloned());
     changes.extend(coordinates::apply(ctx, overlay, &deps, Kind::Dependency)?);
+    changes.extend(remove_artifacts(ctx, overlay)?);
+    Ok(changes)
+}
+
+/// Drops the dependencies of [`Table::removed_artifacts`] from every module's pom.
+fn remove_artifacts(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<Vec<String>> {
+    let removed = &TABLE.table.removed_artifacts;
+    let mut changes = Vec::new();
+    for module in ctx.fingerprint.modules.iter().filter(|m| !m.skipped) {
+        let rel = module.pom.path.clone();
+        overlay.edit_pom(&rel, |src, project| {
+            let mut edits = Vec::new();
+            for (d, _) in dependency_nodes(project) {
+                let ga = format!(
+                    "{}:{}",
+                    child_text(d, "groupId").unwrap_or_default(),
+                    child_text(d, "artifactId").unwrap_or_default()
+                );
+                if removed.contains(&ga) {
+                    edits.push(pom_edit::remove(src, d));
+                    changes.push(format!(
+                        "{}: {ga} removed (not needed on Boot 3)",
+                        rel.display()
+                    ));
+                }
+            }
+            edits
+        })?;
+    }
     Ok(changes)
 }
 

@@ -9,15 +9,17 @@
 //!   http)` ending in `return http.build();`
 //! * `configure(WebSecurity web)` -> `@Bean WebSecurityCustomizer webSecurityCustomizer()`
 //!   returning `web -> { .. }`
-//!
+//! * `configure(AuthenticationManagerBuilder auth)` -> the user details or provider bean
+//!   global authentication picks up (see [`auth_builder`])
 //! * `authenticationManagerBean()` returning the adapter's -> a bean taken from
 //!   `AuthenticationConfiguration`
 //!
-//! Anything else the adapter provided (`AuthenticationManagerBuilder`, other `super` calls,
+//! Anything else the adapter provided (other builder settings, `super` calls,
 //! `userDetailsServiceBean()`) has no mechanical equivalent: the class is left alone and
 //! the Spring Security detector hands it to the next tier.
 
 mod annotations;
+mod auth_builder;
 mod lambda_dsl;
 
 use tree_sitter::Node;
@@ -27,6 +29,7 @@ use crate::java_syntax::{self, annotation_name, annotations, field_text, modifie
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
+use super::java_types::Scope;
 
 /// `HttpSecurity` chains in the lambda DSL, `@EnableGlobalMethodSecurity` ->
 /// `@EnableMethodSecurity`, and `@Configuration` where Security's annotations carried it.
@@ -51,6 +54,8 @@ pub fn rewrite(src: &str) -> FileResult {
 }
 
 const ADAPTER: &str = "WebSecurityConfigurerAdapter";
+const ADAPTER_FQN: &str =
+    "org.springframework.security.config.annotation.web.configuration.WebSecurityConfigurerAdapter";
 const MANAGER_BEAN: &str = "authenticationManagerBean";
 
 pub fn adapter(src: &str) -> FileResult {
@@ -64,15 +69,15 @@ pub fn adapter(src: &str) -> FileResult {
     let root = parsed.tree.root_node();
     let mut edits = Vec::new();
     let mut converted = false;
+    // Only Spring's adapter, as the file's imports resolve it: a project class of that
+    // name is no business of this recipe.
+    let scope = Scope::new(root, src);
     let mut classes = Vec::new();
     java_syntax::walk(root, |n| {
         if n.kind() == "class_declaration"
-            && n.child_by_field_name("superclass").is_some_and(|s| {
-                text(s, src)
-                    .trim_start_matches("extends")
-                    .trim()
-                    .ends_with(ADAPTER)
-            })
+            && n.child_by_field_name("superclass")
+                .and_then(|s| s.named_child(0))
+                .is_some_and(|t| scope.denotes(t, ADAPTER_FQN))
         {
             classes.push(n);
         }
@@ -92,7 +97,7 @@ pub fn adapter(src: &str) -> FileResult {
         return result;
     }
     for imp in java_syntax::imports(root, src) {
-        if imp.path.ends_with(&format!(".{ADAPTER}")) {
+        if imp.path == ADAPTER_FQN {
             edits.push(Edit::replace(whole_line(src, imp.range.clone()), ""));
         }
     }
@@ -104,13 +109,16 @@ pub fn adapter(src: &str) -> FileResult {
         "org.springframework.security.config.annotation.authentication.configuration.AuthenticationConfiguration",
         "org.springframework.security.provisioning.InMemoryUserDetailsManager",
         "org.springframework.security.core.userdetails.User",
+        "org.springframework.security.authentication.dao.DaoAuthenticationProvider",
+        "org.springframework.security.provisioning.UserDetailsManager",
+        "org.springframework.security.provisioning.JdbcUserDetailsManager",
     ];
     let imports = java_syntax::imports(root, src);
     let text_after: String = needed
         .iter()
         .filter(|n| {
             let simple = n.rsplit('.').next().unwrap_or(n);
-            edits.iter().any(|e| e.replacement.contains(simple))
+            edits.iter().any(|e| mentions(&e.replacement, simple))
                 && !imports.iter().any(|i| i.path == **n)
         })
         .map(|n| format!("{eol}import {n};"))
@@ -192,6 +200,7 @@ fn convert(class: Node, src: &str) -> Result<Vec<Edit>, String> {
         let var = field_text(*param, "name", src);
         let method_body = m.child_by_field_name("body").ok_or("no body")?;
         let mods = modifiers_of(m);
+        let override_edits = edits.len();
         // Header: drop @Override, then `@Bean public <Type> <name>(..)`.
         if let Some(mods) = mods {
             for a in annotations(mods) {
@@ -255,18 +264,36 @@ fn convert(class: Node, src: &str) -> Result<Vec<Edit>, String> {
                 ));
             }
             "AuthenticationManagerBuilder" => {
-                let users = in_memory_users(method_body, var, src)?;
-                let eol = line_ending(src);
-                let list = users
-                    .iter()
-                    .map(|u| format!("{inner}        {u}"))
-                    .collect::<Vec<_>>()
-                    .join(&format!(",{eol}"));
+                let replacement = match auth_builder::bean(method_body, var, body, src)? {
+                    Some(bean) => {
+                        let statements: String = bean
+                            .statements
+                            .iter()
+                            .flat_map(|s| s.lines())
+                            .map(|l| format!("{inner}{l}{eol}"))
+                            .collect();
+                        format!(
+                            "@Bean{eol}{indent}public {} {}() {{{eol}{statements}{indent}}}",
+                            bean.type_name, bean.name
+                        )
+                    }
+                    None => {
+                        // The method goes with its annotations and the blank line before it.
+                        edits.truncate(override_edits);
+                        let lines = whole_line(src, m.byte_range());
+                        let before = src[..lines.start].trim_end_matches([' ', '\t']);
+                        let start = if before.ends_with("\n\n") || before.ends_with("\r\n\r\n") {
+                            before.len() - eol.len()
+                        } else {
+                            lines.start
+                        };
+                        edits.push(Edit::replace(start..lines.end, ""));
+                        continue;
+                    }
+                };
                 edits.push(Edit::replace(
                     header_start..method_body.end_byte(),
-                    format!(
-                        "@Bean{eol}{indent}public InMemoryUserDetailsManager userDetailsService() {{{eol}{inner}return new InMemoryUserDetailsManager({eol}{list});{eol}{indent}}}"
-                    ),
+                    replacement,
                 ));
             }
             other => return Err(format!("configure({other}) has no bean equivalent")),
@@ -275,81 +302,10 @@ fn convert(class: Node, src: &str) -> Result<Vec<Edit>, String> {
     Ok(edits)
 }
 
-/// The users of `auth.inMemoryAuthentication().withUser("u").password(..).roles(..).and()
-/// .withUser(..)...`, each as a `User.withUsername("u")...build()` expression. Anything
-/// else the builder was told (a password encoder, a user details service, JDBC) has no
-/// equivalent here.
-fn in_memory_users(body: Node, auth: &str, src: &str) -> Result<Vec<String>, String> {
-    const USER_CALLS: &[&str] = &[
-        "password",
-        "roles",
-        "authorities",
-        "accountExpired",
-        "accountLocked",
-        "credentialsExpired",
-        "disabled",
-    ];
-    let mut c = body.walk();
-    let statements: Vec<Node> = body.named_children(&mut c).collect();
-    let [statement] = statements.as_slice() else {
-        return Err("configure(AuthenticationManagerBuilder) does more than one thing".into());
-    };
-    let expr = statement
-        .named_child(0)
-        .filter(|e| statement.kind() == "expression_statement" && e.kind() == "method_invocation")
-        .ok_or("configure(AuthenticationManagerBuilder) is not one builder chain")?;
-    let (receiver, calls) =
-        lambda_dsl::chain(expr, src).ok_or("the chain does not start at the builder")?;
-    if receiver != auth {
-        return Err("the chain does not start at the builder".into());
-    }
-    let Some((first, rest)) = calls.split_first() else {
-        return Err("empty chain".into());
-    };
-    if first.name != "inMemoryAuthentication" {
-        return Err(format!(
-            "AuthenticationManagerBuilder.{}() has no bean equivalent here",
-            first.name
-        ));
-    }
-    let mut users: Vec<String> = Vec::new();
-    for call in rest {
-        let args = call.args;
-        let args_text = text(args, src);
-        match call.name {
-            "withUser" => {
-                let arg = args.named_child(0).ok_or("withUser without a user")?;
-                users.push(if arg.kind() == "string_literal" {
-                    format!("User.withUsername{args_text}")
-                } else {
-                    text(arg, src).to_string()
-                });
-            }
-            "and" => {}
-            call if USER_CALLS.contains(&call) => match users.last_mut() {
-                Some(u) if u.starts_with("User.withUsername") => {
-                    u.push_str(&format!(".{call}{args_text}"));
-                }
-                _ => return Err(format!("{call}() outside a user")),
-            },
-            other => {
-                return Err(format!(
-                    "inMemoryAuthentication().{other}() has no bean equivalent here"
-                ));
-            }
-        }
-    }
-    if users.is_empty() {
-        return Err("no users".into());
-    }
-    Ok(users
-        .into_iter()
-        .map(|u| {
-            if u.starts_with("User.withUsername") {
-                format!("{u}.build()")
-            } else {
-                u
-            }
-        })
-        .collect())
+/// Whether `code` names the type `simple` (not merely a longer name ending in it).
+fn mentions(code: &str, simple: &str) -> bool {
+    code.match_indices(simple).any(|(at, _)| {
+        let word = |c: char| c.is_alphanumeric() || c == '_';
+        !code[..at].ends_with(word) && !code[at + simple.len()..].starts_with(word)
+    })
 }

@@ -1,0 +1,200 @@
+//! Spring Kafka 3's `KafkaTemplate.send` returns a `CompletableFuture`, which has no
+//! `addCallback`: the code half of recipe `spring-boot-3-libraries`. A callback object on
+//! the send's result becomes the `whenComplete` form Spring Kafka's reference guide shows:
+//!
+//! ```text
+//! future.addCallback(new ListenableFutureCallback<..>() {      future.whenComplete((result, ex) -> {
+//!     public void onSuccess(SendResult<..> result) { S }  ->       if (ex == null) { S }
+//!     public void onFailure(Throwable ex) { F }                    else { F }
+//! });                                                          });
+//! ```
+//!
+//! The result is the send call itself or a local variable it initialised (the rules retype
+//! that variable). A callback whose bodies use `this`, or that declares anything besides
+//! the two methods, stays for the detector.
+
+use tree_sitter::Node;
+
+use super::FileResult;
+use super::java_rules::apply_code_edits;
+use super::java_types::Scope;
+use crate::edit::{Edit, indent_at, line_ending};
+use crate::java_syntax::{self, field_text, text};
+
+const KAFKA_TEMPLATE: &str = "org.springframework.kafka.core.KafkaTemplate";
+const CALLBACK: &str = "org.springframework.util.concurrent.ListenableFutureCallback";
+
+pub fn rewrite(src: &str) -> FileResult {
+    let mut result = FileResult::default();
+    if !src.contains("addCallback") {
+        return result;
+    }
+    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+        return result;
+    };
+    let root = parsed.tree.root_node();
+    let scope = Scope::new(root, src);
+    let mut edits = Vec::new();
+    java_syntax::walk(root, |n| {
+        if n.kind() == "method_invocation"
+            && field_text(n, "name", src) == "addCallback"
+            && let Some(edit) = when_complete(n, src, &scope)
+        {
+            edits.push(edit);
+        }
+    });
+    if edits.is_empty() {
+        return result;
+    }
+    result.changes.push(format!(
+        "{} KafkaTemplate.send callback(s) -> whenComplete",
+        edits.len()
+    ));
+    apply_code_edits(
+        src,
+        &edits,
+        &Default::default(),
+        "Kafka send callbacks",
+        &mut result,
+    );
+    if let Some(out) = result.text.take() {
+        result.text = Some(drop_unused_callback_import(&out));
+    }
+    result
+}
+
+/// `import ...ListenableFutureCallback;` goes once nothing names the type.
+fn drop_unused_callback_import(src: &str) -> String {
+    let line = format!("import {CALLBACK};");
+    let still_used = src.matches("ListenableFutureCallback").count() > 1;
+    match src.find(&line) {
+        Some(at) if !still_used => {
+            let end = src[at..].find('\n').map_or(src.len(), |i| at + i + 1);
+            format!("{}{}", &src[..at], &src[end..])
+        }
+        _ => src.to_string(),
+    }
+}
+
+fn when_complete(call: Node, src: &str, scope: &Scope) -> Option<Edit> {
+    let object = call.child_by_field_name("object")?;
+    if !is_send_result(object, src, scope) {
+        return None;
+    }
+    let args = call.child_by_field_name("arguments")?;
+    let [creation] = named(args)[..] else {
+        return None;
+    };
+    if creation.kind() != "object_creation_expression"
+        || !scope.denotes(creation.child_by_field_name("type")?, CALLBACK)
+    {
+        return None;
+    }
+    let body = named(creation)
+        .into_iter()
+        .find(|c| c.kind() == "class_body")?;
+    let members = named(body);
+    if members.len() != 2 || text(body, src).contains("this") {
+        return None;
+    }
+    let method = |name: &str| {
+        members
+            .iter()
+            .find(|m| m.kind() == "method_declaration" && field_text(**m, "name", src) == name)
+            .copied()
+    };
+    let (success, failure) = (method("onSuccess")?, method("onFailure")?);
+    let param = |m: Node| -> Option<String> {
+        let params = named(m.child_by_field_name("parameters")?);
+        match params.as_slice() {
+            [p] => Some(field_text(*p, "name", src).to_string()),
+            _ => None,
+        }
+    };
+    let (result, ex) = (param(success)?, param(failure)?);
+    if result == ex {
+        return None;
+    }
+    let eol = line_ending(src);
+    let indent = indent_at(src, call.start_byte());
+    let statements = |m: Node| -> Option<String> {
+        let b = m.child_by_field_name("body")?;
+        let inner = &src[b.start_byte() + 1..b.end_byte() - 1];
+        Some(
+            inner
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| format!("{}{eol}", l.trim_end()))
+                .collect(),
+        )
+    };
+    let (on_success, on_failure) = (statements(success)?, statements(failure)?);
+    let replacement = format!(
+        "{object}.whenComplete(({result}, {ex}) -> {{{eol}{indent}    if ({ex} == null) {{{eol}{on_success}{indent}    }} else {{{eol}{on_failure}{indent}    }}{eol}{indent}}})",
+        object = text(object, src),
+    );
+    Some(Edit::replace(call.byte_range(), replacement))
+}
+
+fn named(n: Node) -> Vec<Node> {
+    let mut c = n.walk();
+    n.named_children(&mut c)
+        .filter(|x| x.kind() != "comment")
+        .collect()
+}
+
+/// `template.send(..)` on a `KafkaTemplate`, or a local variable such a call initialised.
+fn is_send_result(object: Node, src: &str, scope: &Scope) -> bool {
+    let is_send = |n: Node| {
+        n.kind() == "method_invocation"
+            && field_text(n, "name", src) == "send"
+            && n.child_by_field_name("object")
+                .is_some_and(|o| scope.denotes(o, KAFKA_TEMPLATE))
+    };
+    if is_send(object) {
+        return true;
+    }
+    if object.kind() != "identifier" {
+        return false;
+    }
+    let name = text(object, src);
+    let mut cur = object;
+    while let Some(p) = cur.parent() {
+        if p.kind() == "block" {
+            for decl in named(p)
+                .into_iter()
+                .filter(|d| d.kind() == "local_variable_declaration")
+            {
+                let mut c = decl.walk();
+                for d in decl.children_by_field_name("declarator", &mut c) {
+                    if field_text(d, "name", src) == name {
+                        return d.child_by_field_name("value").is_some_and(is_send);
+                    }
+                }
+            }
+        }
+        cur = p;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_callback_using_this_is_left() {
+        let src = "import org.springframework.kafka.core.KafkaTemplate;\nimport org.springframework.util.concurrent.ListenableFutureCallback;\nclass A {\n  KafkaTemplate<String, String> t;\n  void s() {\n    t.send(\"x\", \"y\").addCallback(new ListenableFutureCallback<Object>() {\n      public void onSuccess(Object r) { this.hashCode(); }\n      public void onFailure(Throwable e) { }\n    });\n  }\n}\n";
+        assert!(rewrite(src).text.is_none());
+    }
+
+    #[test]
+    fn hostile_input_is_left_alone() {
+        for src in [
+            "addCallback(",
+            "class A { void m() { x.addCallback(new ListenableFutureCallback<>() {}); } }",
+        ] {
+            assert!(rewrite(src).text.is_none());
+        }
+    }
+}

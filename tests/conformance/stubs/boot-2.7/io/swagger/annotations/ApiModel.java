@@ -1,0 +1,9 @@
+package io.swagger.annotations;
+
+import java.lang.annotation.*;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface ApiModel {
+    String value() default "";
+    String description() default "";
+}

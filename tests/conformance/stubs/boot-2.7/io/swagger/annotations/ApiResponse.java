@@ -1,0 +1,10 @@
+package io.swagger.annotations;
+
+import java.lang.annotation.*;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface ApiResponse {
+    int code();
+    String message();
+    Class<?> response() default Void.class;
+}

@@ -1,0 +1,3 @@
+package io.swagger.v3.oas.annotations.enums;
+
+public enum ParameterIn { DEFAULT, HEADER, QUERY, PATH, COOKIE }

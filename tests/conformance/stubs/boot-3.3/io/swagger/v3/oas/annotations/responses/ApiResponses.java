@@ -1,0 +1,8 @@
+package io.swagger.v3.oas.annotations.responses;
+
+import java.lang.annotation.*;
+
+@Retention(RetentionPolicy.RUNTIME)
+public @interface ApiResponses {
+    ApiResponse[] value() default {};
+}

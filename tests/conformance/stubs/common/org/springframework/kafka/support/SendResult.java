@@ -1,0 +1,3 @@
+package org.springframework.kafka.support;
+
+public class SendResult<K, V> {}

@@ -1,0 +1,3 @@
+package org.springframework.security.authentication;
+
+public interface AuthenticationProvider {}

@@ -1,0 +1,5 @@
+package org.springframework.security.core.userdetails;
+
+public interface UserDetailsService {
+    UserDetails loadUserByUsername(String username);
+}
