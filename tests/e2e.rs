@@ -960,7 +960,10 @@ fn a_java8_project_migrated_to_21_builds_on_a_jdk_21_with_no_deprecation_left() 
         "Thread.currentThread().threadId()",
         "URI.create(\"https://example.com/a\").toURL()",
     ] {
-        assert!(migrated.contains(expected), "{expected} missing from\n{migrated}");
+        assert!(
+            migrated.contains(expected),
+            "{expected} missing from\n{migrated}"
+        );
     }
     // That JDK's javac finds nothing removed or deprecated left.
     let out_dir = tempfile::tempdir().unwrap();
@@ -971,5 +974,8 @@ fn a_java8_project_migrated_to_21_builds_on_a_jdk_21_with_no_deprecation_left() 
         .output()
         .unwrap();
     let warnings = String::from_utf8_lossy(&javac.stderr);
-    assert!(javac.status.success() && !warnings.contains("warning:"), "{warnings}");
+    assert!(
+        javac.status.success() && !warnings.contains("warning:"),
+        "{warnings}"
+    );
 }
