@@ -29,7 +29,7 @@ J18 = "jdk-18-21-apis"
 CLASSES = [
     # java.lang
     (r"java\.lang\.(Boolean|Byte|Character|Double|Integer|Long|Short)\(", "F", "wrapper-constructors/boxing-constructor"),
-    (r"java\.lang\.Float\(", "F", "wrapper-constructors/float-constructor (float, int, String literals; else detected)"),
+    (r"java\.lang\.Float\(", "F", "wrapper-constructors/float-constructor* (literals, primitive and String variables; else detected)"),
     (r"java\.lang\.Class\.newInstance\(", "F", f"{D}/class-new-instance (where the handler takes the new exceptions; else detected)"),
     (r"java\.lang\.Runtime\.Version\.(major|minor|security)\(", "F", f"{D}/version-*"),
     (r"java\.lang\.Runtime\.exec\(", "F", f"{J18}/runtime-exec-literal (plain-word literals, targets 18+; else {J18}/runtime-exec-string)"),
@@ -39,7 +39,7 @@ CLASSES = [
     (r"java\.lang\.(Runtime|System)\.runFinalization", "D", f"{J18}/run-finalization (targets 18+)"),
     (r"class java\.lang\.Compiler$", "F", f"{D}/compiler-call-statement (statements dropped; else detected)"),
     (r"java\.lang\.Enum\.finalize", "I", "final: no code overrides or calls it"),
-    (r"\.finalize\(\)$", "D", f"{R}/finalize-override (an override and its super.finalize())"),
+    (r"\.finalize\(\)$", "D", f"{R}/finalize-override (an override and its super.finalize(); one that only calls super.finalize() is dropped: {D}/finalize-only-super)"),
     (r"java\.lang\.System\.(get|set)SecurityManager", "D", f"{R}/security-manager"),
     (r"java\.lang\.SecurityManager", "D", f"{R}/security-manager-subclass"),
     (r"java\.rmi\.RMISecurityManager", "D", f"{R}/rmi-security-manager"),
@@ -58,13 +58,13 @@ CLASSES = [
     (r"java\.lang\.reflect\.AccessibleObject\.isAccessible", "D", f"{R}/accessible-object-is-accessible"),
     (r"java\.lang\.reflect\.Proxy\.getProxyClass", "D", f"{R}/proxy-get-proxy-class"),
     (r"java\.lang\.Package\.getPackage\(", "D", f"{R}/package-get-package"),
-    (r"java\.lang\.ClassLoader\.getPackage\(", "I", "protected, called only inside class loaders; getDefinedPackage does not search parents, so not mechanical"),
+    (r"java\.lang\.ClassLoader\.getPackage\(", "D", f"{R}/class-loader-get-package (getDefinedPackage does not search the parents, so not mechanical)"),
     (r"sun\.misc\.Unsafe\.defineClass", "D", f"{R}/unsafe-define-class"),
     (r"sun\.reflect\.", "D", f"{R}/sun-reflect"),
     # java.math, java.util
     (r"java\.math\.BigDecimal", "F", "bigdecimal-rounding-mode (constant arguments; other uses detected)"),
     (r"java\.util\.Locale\(", "F", f"{J20}/locale-of (target 21)"),
-    (r"java\.util\.(Observable|Observer)", "I", "no replacement in the JDK (the Javadoc points to java.beans or Flow); keeps working"),
+    (r"java\.util\.(Observable|Observer)", "D", f"{R}/observable (guidance: PropertyChangeSupport or Flow; no drop-in)"),
     (r"java\.util\.concurrent\.Executors\.privileged", "D", f"{R}/privileged-executors"),
     (r"java\.util\.concurrent\.atomic\..*weakCompareAndSet", "F", f"{D}/weak-compare-and-set"),
     (r"java\.util\.jar\.Pack200\.(Packer|Unpacker)\.(add|remove)PropertyChangeListener", "D", f"{R}/pack200"),
@@ -109,7 +109,7 @@ CLASSES = [
     (r"javax\.tools\.", "I", "rare in application code (annotation processors, build tools)"),
     (r"javax\.xml\.stream\.\w+\.newInstance\(java\.lang\.String,java\.lang\.ClassLoader\)", "F", f"{D}/xml-stream-new-instance"),
     (r"org\.xml\.sax\.helpers\.XMLReaderFactory", "D", f"{R}/xml-reader-factory"),
-    (r"org\.xml\.sax\.", "I", "SAX 1 interfaces: still present; porting to SAX 2 is not mechanical"),
+    (r"org\.xml\.sax\.", "D", f"{R}/sax1 (porting to SAX 2 changes the handler's signatures: not mechanical)"),
     (r"jdk\.nashorn\.", "D", f"{R}/nashorn-import"),
     # removed modules and desktop
     (r"org\.omg\.|javax\.rmi\.CORBA|javax\.activity", "D", f"{R}/corba"),
@@ -131,6 +131,8 @@ STATUS = {"F": "fixed", "D": "detected", "I": "ignored"}
 def jdeprscan(jdk, release, for_removal, cache):
     name = f"{'rem' if for_removal else 'dep'}-{release}.txt"
     path = os.path.join(cache, name)
+    if for_removal and release < 9:
+        return OrderedDict()  # forRemoval came with 9; jdeprscan refuses the question for 8
     if not os.path.exists(path):
         cmd = [os.path.join(jdk, "bin", "jdeprscan"), "--list"]
         if for_removal:
@@ -281,7 +283,10 @@ def main():
     w("`java.util.Base64` and `HexFormat` for targets 17+ (`jaxb-datatype-converter`). Imports of")
     w("JDK-internal packages (`sun.security.*`, `com.sun.org.apache.*`, `jdk.internal.*`, ...: not")
     w("public, so not in these lists, and strongly encapsulated since 16/17) are reported with the")
-    w("public replacement (`removed-jdk-apis/jdk-internal-import`).\n")
+    w("public replacement (`removed-jdk-apis/jdk-internal-import`), and deep reflection into a JDK")
+    w("class (`getDeclaredField`/`Method`/`Constructor` on a `java.*`, `javax.*`, `jdk.*` or internal")
+    w("class in a method that calls `setAccessible(true)`; `sun.misc` and `sun.reflect` stay open) is")
+    w("reported with `--add-opens` and the public alternatives (`removed-jdk-apis/deep-reflection-into-jdk`).\n")
     with open(a.out, "w") as f:
         f.write("\n".join(out))
 
@@ -291,7 +296,7 @@ OLDER = [
     ("java.util.logging.Logger", "Logger.global -> getGlobal(); logrb(.., String bundle, ..) -> ResourceBundle overload", f"{D}/logger-global, logrb-bundle-name"),
     ("java.net.URLEncoder / URLDecoder", "encode/decode(String) -> (String, UTF_8)", f"{D}/url-*-default-charset"),
     ("java.net.HttpURLConnection", "HTTP_SERVER_ERROR -> HTTP_INTERNAL_ERROR", f"{D}/http-server-error"),
-    ("java.net.MulticastSocket", "getTTL/setTTL (detected: signed byte vs int)", f"{D}/multicast-ttl"),
+    ("java.net.MulticastSocket", "getTTL()/setTTL(b) -> (byte) getTimeToLive()/setTimeToLive(Byte.toUnsignedInt(b))", f"{D}/multicast-get-ttl, multicast-set-ttl"),
     ("java.io.File", "toURL() -> toURI().toURL()", f"{D}/file-to-url"),
     ("java.lang.ClassLoader", "defineClass(byte[],int,int) -> defineClass(null, ..)", f"{D}/define-class-without-name"),
     ("java.sql.DriverManager", "setLogStream -> setLogWriter", f"{D}/driver-manager-log-stream*"),

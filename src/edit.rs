@@ -99,6 +99,27 @@ pub fn whole_line(text: &str, range: Range<usize>) -> Range<usize> {
     }
 }
 
+/// What deleting `range` should remove: its whole lines when nothing else is on them, and
+/// then also a blank line before them when a blank line or the end of the block follows,
+/// so a removed member leaves no double gap behind.
+pub fn deletion_span(text: &str, range: Range<usize>) -> Range<usize> {
+    let line = whole_line(text, range.clone());
+    let whole = (line.start == 0 || text[..line.start].ends_with('\n'))
+        && (line.end == text.len() || text[..line.end].ends_with('\n'));
+    if !whole {
+        return line;
+    }
+    let before = text[..line.start].trim_end_matches([' ', '\t']);
+    let blank_before = before.ends_with("\n\n") || before.ends_with("\n\r\n");
+    let rest = text[line.end..].trim_start_matches([' ', '\t', '\r']);
+    if blank_before && (rest.starts_with('\n') || rest.starts_with('}')) {
+        let prev_line_start = before[..before.len() - 1].rfind('\n').map_or(0, |i| i + 1);
+        prev_line_start..line.end
+    } else {
+        line
+    }
+}
+
 /// Leading whitespace of the line that contains byte `at`.
 pub fn indent_at(text: &str, at: usize) -> &str {
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -112,6 +133,22 @@ pub fn indent_at(text: &str, at: usize) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deleted_member_takes_one_blank_line_with_it() {
+        let src = "class A {\n  int a;\n\n  void f() {\n  }\n\n  int b;\n}\n";
+        let at = src.find("void").unwrap()..src.find("  }\n").unwrap() + 3;
+        let span = deletion_span(src, at);
+        let mut out = src.to_string();
+        out.replace_range(span, "");
+        assert_eq!(out, "class A {\n  int a;\n\n  int b;\n}\n");
+        // Alone on its lines with code around it: only its lines.
+        let src = "class A {\n  int a;\n  void f() {}\n  int b;\n}\n";
+        let at = src.find("void").unwrap()..src.find("{}").unwrap() + 2;
+        let mut out = src.to_string();
+        out.replace_range(deletion_span(src, at), "");
+        assert_eq!(out, "class A {\n  int a;\n  int b;\n}\n");
+    }
 
     #[test]
     fn edits_inside_a_range_are_taken_out_rebased() {

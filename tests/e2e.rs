@@ -908,3 +908,74 @@ fn a_project_record_type_stays_unambiguous_after_java_lang_gains_one() {
         String::from_utf8_lossy(&javac.stderr)
     );
 }
+
+/// Java 8 code migrated to 21 and built on a JDK that compiles `--release 21` (found as
+/// the engine finds one: `/usr/lib/jvm`, JAVA_HOME). The 21-only successors (`Locale.of`,
+/// `threadId()`, `URI.create(..).toURL()`) must compile there, and the tests stay green.
+#[test]
+fn a_java8_project_migrated_to_21_builds_on_a_jdk_21_with_no_deprecation_left() {
+    let jdks = uplift::build::jdk::discover(&std::collections::BTreeMap::new());
+    let Some((jdk, None)) = uplift::build::jdk::choose(&jdks, Some(21)) else {
+        panic!(
+            "no installed JDK compiles --release 21 (found {:?}); install a JDK 21 or later under /usr/lib/jvm or point JAVA_HOME at one",
+            jdks.iter().map(|j| j.release).collect::<Vec<_>>()
+        );
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("stamp");
+    let files = [
+        (
+            "pom.xml",
+            read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/single-junit4/pom.xml")),
+        ),
+        (
+            "src/main/java/com/example/clock/Stamp.java",
+            "package com.example.clock;\n\nimport java.net.MalformedURLException;\nimport java.net.URL;\nimport java.util.Locale;\n\npublic class Stamp {\n    public static String label(long n) {\n        Locale locale = new Locale(\"en\", \"US\");\n        Long boxed = new Long(n);\n        return String.format(locale, \"%d@%d\", boxed, Thread.currentThread().getId());\n    }\n\n    public static String host() throws MalformedURLException {\n        return new URL(\"https://example.com/a\").getHost();\n    }\n}\n".into(),
+        ),
+        (
+            "src/test/java/com/example/clock/StampTest.java",
+            "package com.example.clock;\n\nimport static org.junit.Assert.assertEquals;\nimport static org.junit.Assert.assertTrue;\n\nimport org.junit.Test;\n\npublic class StampTest {\n    @Test\n    public void labelsWithTheThread() {\n        assertTrue(Stamp.label(7).startsWith(\"7@\"));\n    }\n\n    @Test\n    public void readsTheHost() throws Exception {\n        assertEquals(\"example.com\", Stamp.host());\n    }\n}\n".into(),
+        ),
+    ];
+    for (rel, text) in &files {
+        let path = project.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let run = migrate(&project, &["--target-java", "21"]);
+    let source = project.join("src/main/java/com/example/clock/Stamp.java");
+    let migrated = read(&source);
+    assert!(
+        matches!(run.code, 0 | 2),
+        "exit {}\n{}\n{migrated}",
+        run.code,
+        run.stderr
+    );
+    let r = &run.report;
+    assert_eq!(r["tests"]["invariant"], json!(true), "{r}");
+    assert_eq!(r["class_majors"]["expected"], 65, "{r}");
+    for expected in [
+        "Locale.of(\"en\", \"US\")",
+        "Long.valueOf(n)",
+        "Thread.currentThread().threadId()",
+        "URI.create(\"https://example.com/a\").toURL()",
+    ] {
+        assert!(
+            migrated.contains(expected),
+            "{expected} missing from\n{migrated}"
+        );
+    }
+    // That JDK's javac finds nothing removed or deprecated left.
+    let out_dir = tempfile::tempdir().unwrap();
+    let javac = Command::new(jdk.home.join("bin/javac"))
+        .args(["--release", "21", "-Xlint:deprecation,removal", "-d"])
+        .arg(out_dir.path())
+        .arg(&source)
+        .output()
+        .unwrap();
+    let warnings = String::from_utf8_lossy(&javac.stderr);
+    assert!(
+        javac.status.success() && !warnings.contains("warning:"),
+        "{warnings}"
+    );
+}

@@ -17,7 +17,7 @@ use ast_grep_core::tree_sitter::{LanguageExt, StrDoc, TSLanguage};
 use ast_grep_core::{Language, NodeMatch};
 use serde::{Deserialize, Serialize};
 
-use crate::edit::{self, Edit, line_ending, whole_line};
+use crate::edit::{self, Edit, deletion_span, line_ending, whole_line};
 use crate::java_syntax::{self, Import};
 
 use super::{FileResult, idioms, java_types};
@@ -291,8 +291,7 @@ impl JavaRecipe {
                 }
                 // A deletion that empties its line takes the line with it.
                 let range = if replacement.is_empty() {
-                    let line = whole_line(src, range.clone());
-                    if line != range { line } else { range }
+                    deletion_span(src, range)
                 } else {
                     range
                 };
