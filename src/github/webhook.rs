@@ -310,7 +310,14 @@ pub fn parse(event: &str, body: &[u8], app_slug: &str) -> Result<Parsed, Malform
         }
         "check_run" => {
             let p: CheckRunPayload = de(event, body)?;
-            let ours = p.check_run.app.and_then(|a| a.slug).as_deref() == Some(app_slug);
+            // GitHub sends `rerequested` and `requested_action` only to the app that owns the
+            // check run, and real deliveries of them may name no app slug: those are ours
+            // unless they name another app.
+            let owner_only = matches!(p.action.as_str(), "rerequested" | "requested_action");
+            let ours = match p.check_run.app.and_then(|a| a.slug) {
+                Some(slug) => slug == app_slug,
+                None => owner_only,
+            };
             if !ours {
                 return ignored("check run of another app");
             }
@@ -371,6 +378,32 @@ mod tests {
         let mut mac = Hmac::<Sha256>::new_from_slice(secret).unwrap();
         mac.update(body);
         format!("sha256={}", hex::encode(mac.finalize().into_bytes()))
+    }
+
+    #[test]
+    fn a_rerun_naming_no_app_is_ours_and_one_naming_another_app_is_not() {
+        let delivery = |action: &str, app: serde_json::Value| {
+            serde_json::json!({"action": action, "installation": {"id": 1},
+                "repository": {"full_name": "o/r"},
+                "check_run": {"app": app, "external_id": "j", "head_sha": "abc"}})
+            .to_string()
+        };
+        let rerun = parse(
+            "check_run",
+            delivery("rerequested", serde_json::json!({})).as_bytes(),
+            "uplift",
+        );
+        assert!(matches!(
+            rerun.unwrap(),
+            Parsed::Event(Event::CheckRun { .. })
+        ));
+        for (action, app) in [
+            ("rerequested", serde_json::json!({"slug": "other"})),
+            ("created", serde_json::json!({})),
+        ] {
+            let parsed = parse("check_run", delivery(action, app).as_bytes(), "uplift");
+            assert!(matches!(parsed.unwrap(), Parsed::Ignored(_)), "{action}");
+        }
     }
 
     #[test]
