@@ -24,6 +24,12 @@ pub fn parse(source: &str) -> Option<Parsed> {
     parse_with(source, None)
 }
 
+/// The tree of a source without syntax errors: what a rewrite may edit (a file tree-sitter
+/// could only partly read is left as it is).
+pub fn parse_clean(source: &str) -> Option<Parsed> {
+    parse(source).filter(|p| p.syntax_error.is_none())
+}
+
 /// Re-parses `new_source`, produced from the tree's source by `edits`, reusing the
 /// unchanged parts of the old tree (tree-sitter's incremental parsing), so checking a
 /// rewrite costs a fraction of a second parse.

@@ -8,9 +8,8 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use support::app::{INSTALLATION, SECRET, manifest, process_env, project, spawn};
+use support::app::{INSTALLATION, manifest, process_env, project, send_command, spawn};
 use support::fake_github::FakeGitHub;
-use support::payloads;
 
 const REPOS: usize = 20;
 
@@ -38,32 +37,16 @@ async fn two_workers_and_a_server_on_postgres_migrate_each_repository_once() {
     let _workers = [spawn(&["worker"], &env("a")), spawn(&["worker"], &env("b"))];
 
     let client = reqwest::Client::new();
+    let webhook = format!("{}/webhook", server.url);
     for repo in &repos {
-        let body = "@uplift migrate --target 17";
-        let id = fake.add_comment(repo, 1, "dev", body);
-        let payload = payloads::issue_comment_created(
-            INSTALLATION,
+        let status = send_command(
+            &client,
+            &webhook,
+            &fake,
             repo,
-            1,
-            false,
-            id,
-            "dev",
-            "User",
-            "MEMBER",
-            body,
-        );
-        let bytes = serde_json::to_vec(&payload).unwrap();
-        let status = client
-            .post(format!("{}/webhook", server.url))
-            .header("x-github-event", "issue_comment")
-            .header("x-github-delivery", format!("d-{id}"))
-            .header("x-hub-signature-256", payloads::sign(SECRET, &bytes))
-            .header("content-type", "application/json")
-            .body(bytes)
-            .send()
-            .await
-            .unwrap()
-            .status();
+            "@uplift migrate --target 17",
+        )
+        .await;
         assert_eq!(status, 202);
     }
 

@@ -89,7 +89,7 @@ fn rewrite(src: &str, table: &Table, label: &str) -> FileResult {
     {
         return result;
     }
-    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+    let Some(parsed) = java_syntax::parse_clean(src) else {
         return result;
     };
     let root = parsed.tree.root_node();

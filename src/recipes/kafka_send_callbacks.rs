@@ -29,7 +29,7 @@ pub fn rewrite(src: &str) -> FileResult {
     if !src.contains("addCallback") {
         return result;
     }
-    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+    let Some(parsed) = java_syntax::parse_clean(src) else {
         return result;
     };
     let root = parsed.tree.root_node();

@@ -25,7 +25,7 @@ const TRANSACTION_MANAGER: &str = "transactionManager";
 
 pub fn rewrite(src: &str) -> FileResult {
     let mut result = FileResult::default();
-    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+    let Some(parsed) = java_syntax::parse_clean(src) else {
         return result;
     };
     let root = parsed.tree.root_node();

@@ -36,7 +36,7 @@ pub fn rewrite(src: &str) -> FileResult {
     if !src.contains("decodeBuffer") {
         return result;
     }
-    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+    let Some(parsed) = java_syntax::parse_clean(src) else {
         return result;
     };
     let root = parsed.tree.root_node();

@@ -225,35 +225,15 @@ async fn measure_busy() {
         .build()
         .unwrap();
     for repo in &repos {
-        let body = "@uplift migrate --target 17";
-        let id = fake.add_comment(repo, 1, "dev", body);
-        let payload = support::payloads::issue_comment_created(
-            INSTALLATION,
+        let status = support::app::send_command(
+            &client,
+            &webhook,
+            &fake,
             repo,
-            1,
-            false,
-            id,
-            "dev",
-            "User",
-            "MEMBER",
-            body,
-        );
-        let bytes = serde_json::to_vec(&payload).unwrap();
-        let status = client
-            .post(&webhook)
-            .header("x-github-event", "issue_comment")
-            .header("x-github-delivery", format!("busy-{id}"))
-            .header("x-hub-signature-256", sign(&bytes))
-            .header("content-type", "application/json")
-            .body(bytes)
-            .send()
-            .await
-            .map(|r| r.status().as_u16());
-        assert_eq!(
-            status.ok(),
-            Some(202),
-            "the migrate command was not accepted"
-        );
+            "@uplift migrate --target 17",
+        )
+        .await;
+        assert_eq!(status, 202, "the migrate command was not accepted");
     }
     let store = uplift::store::Store::connect(&db).await.unwrap();
     let running = || async {
@@ -272,8 +252,9 @@ async fn measure_busy() {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    // Let the first build start before measuring.
+    // Let the first build start, and warm up connections as for the other servers.
     tokio::time::sleep(Duration::from_secs(3)).await;
+    drive(&client, &webhook, 100, 40_000_000).await;
     println!(
         "\nuplift serve with its worker migrating (SQLite; real sandboxed Maven builds)\n\
          rate/s  requests  errors  p50_ms  p99_ms  migrating"

@@ -160,6 +160,40 @@ pub fn wait_listening(port: u16) {
     }
 }
 
+/// `dev` comments `body` on issue #1 of `repo` and the signed `issue_comment` webhook GitHub
+/// would send is posted to `webhook`; the HTTP status (0 when nothing answered).
+pub async fn send_command(
+    client: &reqwest::Client,
+    webhook: &str,
+    fake: &FakeGitHub,
+    repo: &str,
+    body: &str,
+) -> u16 {
+    let id = fake.add_comment(repo, 1, "dev", body);
+    let payload = payloads::issue_comment_created(
+        INSTALLATION,
+        repo,
+        1,
+        false,
+        id,
+        "dev",
+        "User",
+        "MEMBER",
+        body,
+    );
+    let bytes = serde_json::to_vec(&payload).unwrap();
+    client
+        .post(webhook)
+        .header("x-github-event", "issue_comment")
+        .header("x-github-delivery", format!("d-{id}"))
+        .header("x-hub-signature-256", payloads::sign(SECRET, &bytes))
+        .header("content-type", "application/json")
+        .body(bytes)
+        .send()
+        .await
+        .map_or(0, |r| r.status().as_u16())
+}
+
 pub struct App {
     pub fake: FakeGitHub,
     pub url: String,

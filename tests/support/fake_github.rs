@@ -1225,7 +1225,12 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, request: Request, next: Next) -> Re
         .await
         .unwrap_or_default();
     let description = openapi::description();
-    let check = description.check_request(method.as_str(), &path, query.as_deref(), &body);
+    // The fake also plays github.com's web pages of the manifest flow, which are no REST
+    // API, and serves the API under GitHub Enterprise Server's `/api/v3` prefix too.
+    let check = (!manifest_flow::is_web_page(&path)).then(|| {
+        let api_path = path.strip_prefix("/api/v3").unwrap_or(&path);
+        description.check_request(method.as_str(), api_path, query.as_deref(), &body)
+    });
     let mut request = Request::from_parts(parts, Body::from(body));
     let (auth, rate_key, early) = match fake.authenticate(&path, request.headers()) {
         Ok((auth, key)) => (auth, key, None),
@@ -1292,8 +1297,11 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, request: Request, next: Next) -> Re
     let body = axum::body::to_bytes(body, usize::MAX)
         .await
         .unwrap_or_default();
-    let mut violations = check.violations.clone();
-    violations.extend(description.check_response(&check, parts.status.as_u16(), &body));
+    let mut violations = Vec::new();
+    if let Some(check) = &check {
+        violations.extend(check.violations.iter().cloned());
+        violations.extend(description.check_response(check, parts.status.as_u16(), &body));
+    }
     let mut response = Response::from_parts(parts, Body::from(body));
 
     let mut inner = fake.lock();
@@ -1342,7 +1350,7 @@ async fn gate(Fake(fake): Fake<Arc<Shared>>, request: Request, next: Next) -> Re
         status: response.status().as_u16(),
         auth,
         unrouted,
-        operation: check.operation,
+        operation: check.and_then(|c| c.operation),
     });
     response
 }

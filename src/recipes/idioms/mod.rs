@@ -50,7 +50,7 @@ impl Rewrite {
 /// them; a file with syntax errors is never touched.
 fn rewrite_nodes(src: &str, idiom: &str, mut visit: impl FnMut(Node, &mut Rewrite)) -> FileResult {
     let mut result = FileResult::default();
-    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+    let Some(parsed) = java_syntax::parse_clean(src) else {
         return result;
     };
     let mut rw = Rewrite::default();

@@ -35,7 +35,7 @@ use super::java_types::Scope;
 /// `@EnableMethodSecurity`, and `@Configuration` where Security's annotations carried it.
 pub fn rewrite(src: &str) -> FileResult {
     let mut result = FileResult::default();
-    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+    let Some(parsed) = java_syntax::parse_clean(src) else {
         return result;
     };
     let root = parsed.tree.root_node();
@@ -63,7 +63,7 @@ pub fn adapter(src: &str) -> FileResult {
     if !src.contains(ADAPTER) {
         return result;
     }
-    let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+    let Some(parsed) = java_syntax::parse_clean(src) else {
         return result;
     };
     let root = parsed.tree.root_node();

@@ -70,6 +70,15 @@ const EVENTS: [&str; 12] = [
     "workflow_run",
 ];
 
+/// Pages of github.com (the new-app page, its stand-in's button, what a browser asks for
+/// beside them), not of the REST API.
+pub(super) fn is_web_page(path: &str) -> bool {
+    path == "/favicon.ico"
+        || path == "/settings/apps/new"
+        || path.starts_with("/fake/registrations/")
+        || (path.starts_with("/organizations/") && path.ends_with("/settings/apps/new"))
+}
+
 pub(super) fn routes() -> Router<Arc<Shared>> {
     Router::new()
         .route("/settings/apps/new", post(new_app_page))
