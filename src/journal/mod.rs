@@ -146,6 +146,25 @@ pub struct Entry {
     pub cost_usd: f64,
 }
 
+#[cfg(test)]
+impl Entry {
+    /// An entry with only what the router and the renderings read, for tests.
+    pub(crate) fn bare(seq: u32, stage: Stage, rule: &str, result: StepResult) -> Entry {
+        Entry {
+            seq,
+            stage,
+            known: String::new(),
+            intent: String::new(),
+            rule: rule.into(),
+            inputs: serde_json::json!({}),
+            result,
+            category: Category::Success,
+            duration_ms: 0,
+            cost_usd: 0.0,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum StepResult {

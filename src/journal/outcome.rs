@@ -162,21 +162,10 @@ pub fn classify(journal: &Journal) -> OutcomeRecord {
 pub(crate) mod tests {
     use super::*;
     use crate::evidence::BuildRun;
-    use crate::journal::{BuildOutcome, Category, Entry, Stage, TestCheckDifference, Validation};
+    use crate::journal::{BuildOutcome, Entry, Stage, TestCheckDifference, Validation};
 
     fn entry(stage: Stage, result: StepResult) -> Entry {
-        Entry {
-            seq: 1,
-            stage,
-            known: String::new(),
-            intent: String::new(),
-            rule: String::new(),
-            inputs: serde_json::json!({}),
-            result,
-            category: Category::Success,
-            duration_ms: 0,
-            cost_usd: 0.0,
-        }
+        Entry::bare(1, stage, "", result)
     }
 
     /// A journal whose migrated build is green with `executed` tests before and after,

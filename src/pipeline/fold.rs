@@ -240,8 +240,8 @@ mod tests {
     use crate::evidence::{BuildRun, Failure, FailureKind};
     use crate::journal::outcome::{Outcome, OutcomeRecord};
     use crate::journal::{
-        Analysis, BuildOutcome, Category, FixAttempt, RollBack, Task, TaskStatus,
-        TestCheckDifference, Validation,
+        Analysis, BuildOutcome, FixAttempt, RollBack, Task, TaskStatus, TestCheckDifference,
+        Validation,
     };
     use crate::pipeline::router::{Step, next};
     use crate::recipes::JUNIT_DEPENDENCIES;
@@ -329,18 +329,8 @@ mod tests {
 
     impl Entries {
         fn then(mut self, stage: Stage, rule: &str, result: StepResult) -> Self {
-            self.0.push(Entry {
-                seq: self.0.len() as u32 + 1,
-                stage,
-                known: String::new(),
-                intent: String::new(),
-                rule: rule.into(),
-                inputs: serde_json::json!({}),
-                result,
-                category: Category::Success,
-                duration_ms: 0,
-                cost_usd: 0.0,
-            });
+            self.0
+                .push(Entry::bare(self.0.len() as u32 + 1, stage, rule, result));
             self
         }
         fn analyzed(self) -> Self {

@@ -156,21 +156,9 @@ fn short(v: Option<serde_json::Value>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::journal::Category;
 
     fn entry(seq: u32, rule: &str, result: StepResult) -> Entry {
-        Entry {
-            seq,
-            stage: Stage::Classify,
-            known: String::new(),
-            intent: String::new(),
-            rule: rule.into(),
-            inputs: serde_json::json!({}),
-            result,
-            category: Category::Success,
-            duration_ms: 0,
-            cost_usd: 0.0,
-        }
+        Entry::bare(seq, Stage::Classify, rule, result)
     }
 
     #[test]
