@@ -69,122 +69,144 @@ pub struct State {
     pub classified: bool,
 }
 
+/// One row of the routing table: the first rule whose condition holds chooses the step.
+struct Rule {
+    /// `R<n>:why`, recorded in the journal with the step.
+    id: &'static str,
+    when: fn(&State) -> bool,
+    step: Step,
+}
+
+const fn rule(id: &'static str, when: fn(&State) -> bool, step: Step) -> Rule {
+    Rule { id, when, step }
+}
+
+/// The routing table, in order of precedence (`OTHERWISE` after the last row). A run ends
+/// when a rule chooses `Done`.
+const RULES: &[Rule] = &[
+    rule("R9:classified", |s| s.classified, Step::Done),
+    rule(
+        "R0:wall-clock budget spent",
+        |s| s.out_of_time && !s.limit_reached,
+        Step::StopOnLimit,
+    ),
+    rule(
+        "R0d:limit reached during a next-tier task, give its files back",
+        |s| s.limit_reached && s.handover_dirty,
+        Step::Handover,
+    ),
+    rule(
+        "R0e:limit reached with written changes never validated, validate them",
+        |s| s.limit_reached && unvalidated_write(s),
+        Step::Validate,
+    ),
+    rule(
+        "R0c:limit reached with the build red, give every file back",
+        |s| s.limit_reached && red_unrestored(s),
+        Step::Rollback,
+    ),
+    rule(
+        "R0b:limit reached, classify what exists",
+        |s| s.limit_reached,
+        Step::Classify,
+    ),
+    rule(
+        "R1:nothing known yet, analyze",
+        |s| !s.analyzed,
+        Step::Analyze,
+    ),
+    rule(
+        "R2:analysis failed, nothing safe to do",
+        |s| s.analysis_failed,
+        Step::Classify,
+    ),
+    rule(
+        "R3r:an earlier attempt built the same untouched tree, reuse its baseline",
+        |s| !s.baseline_done && s.build_enabled && s.baseline_reusable,
+        Step::ReuseBaseline,
+    ),
+    rule(
+        "R3:no baseline yet, build untouched project",
+        |s| !s.baseline_done && s.build_enabled,
+        Step::Baseline,
+    ),
+    rule(
+        "R3b:builds disabled, no baseline",
+        |s| !s.baseline_done,
+        Step::SkipBaseline,
+    ),
+    rule(
+        "R4:baseline hit the build time limit",
+        |s| s.baseline_timed_out,
+        Step::Classify,
+    ),
+    rule(
+        "R4c:the untouched project cannot be resolved here; edit nothing",
+        |s| s.baseline_unresolvable,
+        Step::Classify,
+    ),
+    rule(
+        "R4b:Maven could not run; nothing can be validated",
+        |s| s.baseline_unavailable,
+        Step::Classify,
+    ),
+    rule(
+        "R5:baseline known, derive tasks from fingerprint",
+        |s| !s.planned,
+        Step::Plan,
+    ),
+    rule(
+        "R6:pending tasks, run the recipe tier",
+        |s| s.tasks_pending,
+        Step::Execute,
+    ),
+    rule(
+        "R7:tasks done, write or show changes",
+        |s| !s.written,
+        Step::Write,
+    ),
+    rule("R8:write failed", |s| s.write_failed, Step::Classify),
+    rule(
+        "R8b:changes written, validate against baseline",
+        |s| !s.validated && s.build_enabled && !s.dry_run,
+        Step::Validate,
+    ),
+    rule(
+        "R8c:builds disabled or dry run, no validation",
+        |s| !s.validated,
+        Step::SkipValidation,
+    ),
+    rule(
+        "R8g:the next tier's change is validated, keep it if green, else retry or give it back",
+        |s| s.handover_written,
+        Step::Handover,
+    ),
+    rule(
+        "R8d:validation red, next fix-loop attempt",
+        |s| s.validation_red && s.fix_enabled && !s.fix_done && s.fix_attempts < MAX_FIX_ATTEMPTS,
+        Step::Fix,
+    ),
+    rule(
+        "R8e:red or a test's checks changed, take back the migrated files that caused it",
+        red_unrestored,
+        Step::Rollback,
+    ),
+    rule(
+        "R8f:green and the recipes left a task, hand it to the next tier",
+        |s| s.handover_pending && s.fix_enabled && s.build_enabled && !s.dry_run,
+        Step::Handover,
+    ),
+];
+
+/// When no rule of the table holds, the run is validated and classified.
+const OTHERWISE: (Step, &str) = (Step::Classify, "R9:validated, classify");
+
 /// Returns the step and the id of the rule that chose it (recorded in the journal).
 pub fn next(s: &State) -> (Step, &'static str) {
-    if s.classified {
-        return (Step::Done, "R9:classified");
-    }
-    if s.out_of_time && !s.limit_reached {
-        return (Step::StopOnLimit, "R0:wall-clock budget spent");
-    }
-    if s.limit_reached && s.handover_dirty {
-        return (
-            Step::Handover,
-            "R0d:limit reached during a next-tier task, give its files back",
-        );
-    }
-    if s.limit_reached && unvalidated_write(s) {
-        return (
-            Step::Validate,
-            "R0e:limit reached with written changes never validated, validate them",
-        );
-    }
-    if s.limit_reached && red_unrestored(s) {
-        return (
-            Step::Rollback,
-            "R0c:limit reached with the build red, give every file back",
-        );
-    }
-    if s.limit_reached {
-        return (Step::Classify, "R0b:limit reached, classify what exists");
-    }
-    if !s.analyzed {
-        return (Step::Analyze, "R1:nothing known yet, analyze");
-    }
-    if s.analysis_failed {
-        return (Step::Classify, "R2:analysis failed, nothing safe to do");
-    }
-    if !s.baseline_done && s.build_enabled && s.baseline_reusable {
-        return (
-            Step::ReuseBaseline,
-            "R3r:an earlier attempt built the same untouched tree, reuse its baseline",
-        );
-    }
-    if !s.baseline_done {
-        return if s.build_enabled {
-            (
-                Step::Baseline,
-                "R3:no baseline yet, build untouched project",
-            )
-        } else {
-            (Step::SkipBaseline, "R3b:builds disabled, no baseline")
-        };
-    }
-    if s.baseline_timed_out {
-        return (Step::Classify, "R4:baseline hit the build time limit");
-    }
-    if s.baseline_unresolvable {
-        return (
-            Step::Classify,
-            "R4c:the untouched project cannot be resolved here; edit nothing",
-        );
-    }
-    if s.baseline_unavailable {
-        return (
-            Step::Classify,
-            "R4b:Maven could not run; nothing can be validated",
-        );
-    }
-    if !s.planned {
-        return (
-            Step::Plan,
-            "R5:baseline known, derive tasks from fingerprint",
-        );
-    }
-    if s.tasks_pending {
-        return (Step::Execute, "R6:pending tasks, run the recipe tier");
-    }
-    if !s.written {
-        return (Step::Write, "R7:tasks done, write or show changes");
-    }
-    if s.write_failed {
-        return (Step::Classify, "R8:write failed");
-    }
-    if !s.validated {
-        return if s.build_enabled && !s.dry_run {
-            (
-                Step::Validate,
-                "R8b:changes written, validate against baseline",
-            )
-        } else {
-            (
-                Step::SkipValidation,
-                "R8c:builds disabled or dry run, no validation",
-            )
-        };
-    }
-    if s.handover_written {
-        return (
-            Step::Handover,
-            "R8g:the next tier's change is validated, keep it if green, else retry or give it back",
-        );
-    }
-    if s.validation_red && s.fix_enabled && !s.fix_done && s.fix_attempts < MAX_FIX_ATTEMPTS {
-        return (Step::Fix, "R8d:validation red, next fix-loop attempt");
-    }
-    if red_unrestored(s) {
-        return (
-            Step::Rollback,
-            "R8e:red or a test's checks changed, take back the migrated files that caused it",
-        );
-    }
-    if s.handover_pending && s.fix_enabled && s.build_enabled && !s.dry_run {
-        return (
-            Step::Handover,
-            "R8f:green and the recipes left a task, hand it to the next tier",
-        );
-    }
-    (Step::Classify, "R9:validated, classify")
+    RULES
+        .iter()
+        .find(|r| (r.when)(s))
+        .map_or(OTHERWISE, |r| (r.step, r.id))
 }
 
 /// Changes are on disk that no build has checked yet.

@@ -8,6 +8,29 @@ use tree_sitter::Node;
 
 use crate::java_syntax::{self, Import};
 
+/// Each call of `method` in `src`, with the file's scope: where a code recipe that rewrites
+/// calls of one method starts. Returns `None`, having visited nothing, when `src` does not
+/// name `method` or does not parse cleanly (a recipe edits only a file it read whole);
+/// otherwise the file's imports, for the recipe's own import edits.
+pub fn visit_calls(
+    src: &str,
+    method: &str,
+    mut visit: impl FnMut(Node, &Scope),
+) -> Option<Vec<Import>> {
+    if !src.contains(method) {
+        return None;
+    }
+    let parsed = java_syntax::parse_clean(src)?;
+    let root = parsed.tree.root_node();
+    let scope = Scope::new(root, src);
+    java_syntax::walk(root, |n| {
+        if n.kind() == "method_invocation" && java_syntax::field_text(n, "name", src) == method {
+            visit(n, &scope);
+        }
+    });
+    Some(scope.imports)
+}
+
 /// What a file declares and imports, for resolving the names it uses.
 pub struct Scope<'a> {
     src: &'a str,

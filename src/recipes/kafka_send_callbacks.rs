@@ -17,29 +17,18 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::Scope;
+use super::java_types::{Scope, visit_calls};
 use crate::edit::{Edit, indent_at, line_ending};
-use crate::java_syntax::{self, field_text, text};
+use crate::java_syntax::{field_text, text};
 
 const KAFKA_TEMPLATE: &str = "org.springframework.kafka.core.KafkaTemplate";
 const CALLBACK: &str = "org.springframework.util.concurrent.ListenableFutureCallback";
 
 pub fn rewrite(src: &str) -> FileResult {
     let mut result = FileResult::default();
-    if !src.contains("addCallback") {
-        return result;
-    }
-    let Some(parsed) = java_syntax::parse_clean(src) else {
-        return result;
-    };
-    let root = parsed.tree.root_node();
-    let scope = Scope::new(root, src);
     let mut edits = Vec::new();
-    java_syntax::walk(root, |n| {
-        if n.kind() == "method_invocation"
-            && field_text(n, "name", src) == "addCallback"
-            && let Some(edit) = when_complete(n, src, &scope)
-        {
+    visit_calls(src, "addCallback", |n, scope| {
+        if let Some(edit) = when_complete(n, src, scope) {
             edits.push(edit);
         }
     });

@@ -18,29 +18,19 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::Scope;
+use super::java_types::visit_calls;
 use crate::edit::Edit;
-use crate::java_syntax::{self, field_text, text};
+use crate::java_syntax::{field_text, text};
 
 const NEW: &str = "NoSuchMethodException | InvocationTargetException";
 
 pub fn rewrite(src: &str) -> FileResult {
     let mut result = FileResult::default();
-    if !src.contains("newInstance") {
-        return result;
-    }
-    let Some(parsed) = java_syntax::parse_clean(src) else {
-        return result;
-    };
-    let root = parsed.tree.root_node();
-    let scope = Scope::new(root, src);
     let mut edits = Vec::new();
     let mut extended: BTreeSet<usize> = BTreeSet::new();
-    java_syntax::walk(root, |n| {
-        if n.kind() != "method_invocation"
-            || field_text(n, "name", src) != "newInstance"
-            || n.child_by_field_name("arguments")
-                .is_none_or(|a| a.named_child_count() > 0)
+    visit_calls(src, "newInstance", |n, scope| {
+        if n.child_by_field_name("arguments")
+            .is_none_or(|a| a.named_child_count() > 0)
         {
             return;
         }

@@ -24,7 +24,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::Scope;
+use super::java_types::{Scope, visit_calls};
 use super::reflective_new_instance::{catches, nearest_try};
 use crate::edit::{Edit, whole_line};
 use crate::java_syntax::{self, field_text, text};
@@ -33,18 +33,10 @@ const DECODER: &str = "sun.misc.BASE64Decoder";
 
 pub fn rewrite(src: &str) -> FileResult {
     let mut result = FileResult::default();
-    if !src.contains("decodeBuffer") {
-        return result;
-    }
-    let Some(parsed) = java_syntax::parse_clean(src) else {
-        return result;
-    };
-    let root = parsed.tree.root_node();
-    let scope = Scope::new(root, src);
     let mut edits = Vec::new();
     let mut rewritten = 0;
-    java_syntax::walk(root, |n| {
-        let Some(argument) = decode_buffer_call(n, src, &scope) else {
+    let imports = visit_calls(src, "decodeBuffer", |n, scope| {
+        let Some(argument) = decode_buffer_argument(n, scope) else {
             return;
         };
         let Some(catch_type) = nearest_try(n).and_then(|t| narrowable_handler(t, src)) else {
@@ -69,9 +61,9 @@ pub fn rewrite(src: &str) -> FileResult {
     }
     // The import goes with the last use (the rules' import handling sees only their own fixes).
     let uses = src.matches("BASE64Decoder").count();
-    let imports = java_syntax::imports(root, src);
     let import = imports
         .iter()
+        .flatten()
         .find(|i| !i.wildcard && !i.is_static && i.path == DECODER);
     if let Some(i) = import
         && uses == rewritten + 1
@@ -88,11 +80,9 @@ pub fn rewrite(src: &str) -> FileResult {
     result
 }
 
-/// `new BASE64Decoder().decodeBuffer(x)` with `x` a name, field or literal: its argument.
-fn decode_buffer_call<'t>(n: Node<'t>, src: &str, scope: &Scope) -> Option<Node<'t>> {
-    if n.kind() != "method_invocation" || field_text(n, "name", src) != "decodeBuffer" {
-        return None;
-    }
+/// The argument `x` of a call `new BASE64Decoder().decodeBuffer(x)` with `x` a name, field
+/// or literal.
+fn decode_buffer_argument<'t>(n: Node<'t>, scope: &Scope) -> Option<Node<'t>> {
     let object = n.child_by_field_name("object")?;
     if object.kind() != "object_creation_expression"
         || object
