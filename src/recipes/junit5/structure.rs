@@ -15,7 +15,7 @@
 //! | `@Rule ExpectedException`                  | `assertThrows` around the statements after the expectations |
 //! | `@Rule`/`@ClassRule` of a project rule class | `@RegisterExtension`, the class a callback extension (`custom_rules`) |
 //! | `@ClassRule SpringClassRule`, `@Rule SpringMethodRule` | removed; `@ExtendWith(SpringExtension.class)` unless a Boot test annotation extends with Spring |
-//! | `@Rule OutputCaptureRule` (Boot; `OutputCapture` before 2.2) | `@ExtendWith(OutputCaptureExtension.class)`, a `CapturedOutput` parameter where it is read |
+//! | `@Rule OutputCaptureRule` (Boot 2.2+)      | `@ExtendWith(OutputCaptureExtension.class)`, a `CapturedOutput` parameter where it is read |
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -56,8 +56,8 @@ const SPRING_RULES: [&str; 2] = [
     "org.springframework.test.context.junit4.rules.SpringClassRule",
     "org.springframework.test.context.junit4.rules.SpringMethodRule",
 ];
-/// Boot's output capture rule (2.2+), and its predecessor (gone in 2.4), which had only
-/// `toString()` of what `CapturedOutput` offers.
+/// Boot's output capture rule (2.2+, with `OutputCaptureExtension`), and its predecessor
+/// (gone in 2.4), whose project may be on a Boot without the extension.
 const OUTPUT_CAPTURE_RULE: &str = "org.springframework.boot.test.system.OutputCaptureRule";
 const OUTPUT_CAPTURE_LEGACY: &str = "org.springframework.boot.test.rule.OutputCapture";
 /// What a `CapturedOutput` parameter answers as the rule did (`OutputCaptureRule`
@@ -1093,10 +1093,15 @@ impl Structure {
                     self.spring_rule(class, field, &name, src)?
                 }
                 "OutputCaptureRule" if created && method_rule && is(OUTPUT_CAPTURE_RULE) => {
-                    self.output_capture(class, field, &name, OUTPUT_CAPTURE_RULE, src)?
+                    self.output_capture(class, field, &name, src)?
                 }
-                "OutputCapture" if created && method_rule && is(OUTPUT_CAPTURE_LEGACY) => {
-                    self.output_capture(class, field, &name, OUTPUT_CAPTURE_LEGACY, src)?
+                "OutputCapture" if is(OUTPUT_CAPTURE_LEGACY) => {
+                    return Err(
+                        "Boot's OutputCapture rule predates OutputCaptureExtension (Boot 2.2): \
+                         once on Boot 2.2 or later, use OutputCaptureRule's successor, \
+                         @ExtendWith(OutputCaptureExtension.class) with a CapturedOutput parameter"
+                            .into(),
+                    );
                 }
                 other if let Some(rule) = around.registered_rule(other) => {
                     custom_rules::register(self, class, field, rule_annotation, rule, src)?
@@ -1381,24 +1386,16 @@ impl Structure {
         class: Node,
         field: Node,
         name: &str,
-        rule: &str,
         src: &str,
     ) -> Result<(), String> {
-        let legacy = rule == OUTPUT_CAPTURE_LEGACY;
         let mut methods: Vec<Node> = Vec::new();
         for u in Self::uses(class, field, name, src) {
             let parent = u.parent();
             let read = parent.is_some_and(|p| {
                 if p.kind() == "method_invocation" && p.child_by_field_name("object") == Some(u) {
-                    let method = field_text(p, "name", src);
-                    if legacy {
-                        method == "toString"
-                    } else {
-                        CAPTURED_OUTPUT_METHODS.contains(&method)
-                    }
+                    CAPTURED_OUTPUT_METHODS.contains(&field_text(p, "name", src))
                 } else {
-                    !legacy
-                        && p.kind() == "argument_list"
+                    p.kind() == "argument_list"
                         && p.named_child_count() == 1
                         && p.parent().is_some_and(|call| {
                             call.kind() == "method_invocation"
@@ -1408,8 +1405,7 @@ impl Structure {
             });
             if !read {
                 return Err(format!(
-                    "{} {name} is used other than as a CapturedOutput",
-                    simple(rule)
+                    "OutputCaptureRule {name} is used other than as a CapturedOutput"
                 ));
             }
             let mut m = parent;
@@ -1456,11 +1452,10 @@ impl Structure {
         );
         self.imports_needed
             .push("org.springframework.boot.test.system.CapturedOutput".into());
-        self.remove_import(rule);
-        self.changes.push(format!(
-            "@Rule {} -> OutputCaptureExtension + CapturedOutput parameter",
-            simple(rule)
-        ));
+        self.remove_import(OUTPUT_CAPTURE_RULE);
+        self.changes.push(
+            "@Rule OutputCaptureRule -> OutputCaptureExtension + CapturedOutput parameter".into(),
+        );
         Ok(())
     }
 
