@@ -1104,6 +1104,7 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
             "by hand",
         ),
     ];
+    let next = regex::Regex::new(r"; (web|security|data|batch|config)/|\n").unwrap();
     for (file, needle, rule, replacement) in left {
         let text = text_of(file);
         let line = text
@@ -1120,7 +1121,6 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
         .iter()
         .find_map(|head| human.find(head.as_str()))
         .unwrap_or_else(|| panic!("{file}:{line} {rule} not left for a human:\n{human}"));
-        let next = regex::Regex::new(r"; (web|security|data|batch|config)/|\n").unwrap();
         let entry = &human[start..];
         let entry = &entry[..next.find(entry).map_or(entry.len(), |m| m.start())];
         assert!(entry.contains(replacement), "{entry}");

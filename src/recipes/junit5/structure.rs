@@ -125,6 +125,25 @@ fn under_boot_test(class: Node, src: &str) -> bool {
     })
 }
 
+/// The test or fixture method (`@Test`, `@Before`, `@After`) around `n`, whose parameters
+/// Jupiter resolves; `None` in a helper method or outside any method.
+fn junit_method_around<'t>(n: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let mut m = n.parent();
+    while let Some(x) = m.filter(|x| x.kind() != "method_declaration") {
+        m = x.parent();
+    }
+    let m = m?;
+    let annotated = modifiers_of(m).is_some_and(|mods| {
+        annotations(mods).iter().any(|a| {
+            matches!(
+                simple(annotation_name(*a, src)),
+                "Test" | "Before" | "After"
+            )
+        })
+    });
+    annotated.then_some(m)
+}
+
 /// The declaration's annotation with this simple name.
 fn annotated_with<'t>(decl: Node<'t>, name: &str, src: &str) -> Option<Node<'t>> {
     modifiers_of(decl)?.children(&mut decl.walk()).find(|a| {
@@ -1408,22 +1427,8 @@ impl Structure {
                     "OutputCaptureRule {name} is used other than as a CapturedOutput"
                 ));
             }
-            let mut m = parent;
-            while let Some(n) = m.filter(|n| n.kind() != "method_declaration") {
-                m = n.parent();
-            }
-            let m = m.ok_or("the captured output is read outside a method")?;
-            let is_junit_method = modifiers_of(m).is_some_and(|mods| {
-                annotations(mods).iter().any(|a| {
-                    matches!(
-                        simple(annotation_name(*a, src)),
-                        "Test" | "Before" | "After"
-                    )
-                })
-            });
-            if !is_junit_method {
-                return Err(format!("{name} is read in a helper method"));
-            }
+            let m = junit_method_around(u, src)
+                .ok_or_else(|| format!("{name} is read in a helper method"))?;
             if !methods.iter().any(|x| x.id() == m.id()) {
                 methods.push(m);
             }
@@ -1486,22 +1491,8 @@ impl Structure {
                 .ok_or_else(|| {
                     format!("TestName {name} is used other than as {name}.getMethodName()")
                 })?;
-            let mut m = call.parent();
-            while let Some(n) = m.filter(|n| n.kind() != "method_declaration") {
-                m = n.parent();
-            }
-            let m = m.ok_or("getMethodName() outside a method")?;
-            let is_junit_method = modifiers_of(m).is_some_and(|mods| {
-                annotations(mods).iter().any(|a| {
-                    matches!(
-                        simple(annotation_name(*a, src)),
-                        "Test" | "Before" | "After"
-                    )
-                })
-            });
-            if !is_junit_method {
-                return Err(format!("{name}.getMethodName() in a helper method"));
-            }
+            let m = junit_method_around(call, src)
+                .ok_or_else(|| format!("{name}.getMethodName() in a helper method"))?;
             self.edits.push(Edit::replace(
                 call.byte_range(),
                 "testInfo.getTestMethod().get().getName()",
