@@ -1433,21 +1433,7 @@ impl Structure {
                 methods.push(m);
             }
         }
-        for m in methods {
-            let params = m
-                .child_by_field_name("parameters")
-                .ok_or("method without parameters")?;
-            // After the others: Jupiter resolves it wherever it stands.
-            let sep = if params.named_child_count() > 0 {
-                ", "
-            } else {
-                ""
-            };
-            self.edits.push(Edit::insert(
-                params.end_byte() - 1,
-                format!("{sep}CapturedOutput {name}"),
-            ));
-        }
+        self.add_parameter(&methods, &format!("CapturedOutput {name}"), None)?;
         self.edits.push(removal(src, field));
         self.extend_class(
             class,
@@ -1461,6 +1447,29 @@ impl Structure {
         self.changes.push(
             "@Rule OutputCaptureRule -> OutputCaptureExtension + CapturedOutput parameter".into(),
         );
+        Ok(())
+    }
+
+    /// `param` declared last in each method's parameters, where Jupiter resolves it; with
+    /// `alone`, a method that already takes parameters is refused with that reason.
+    fn add_parameter(
+        &mut self,
+        methods: &[Node],
+        param: &str,
+        alone: Option<&str>,
+    ) -> Result<(), String> {
+        for m in methods {
+            let params = m
+                .child_by_field_name("parameters")
+                .ok_or("method without parameters")?;
+            let sep = match (params.named_child_count(), alone) {
+                (0, _) => "",
+                (_, Some(reason)) => return Err(reason.into()),
+                (_, None) => ", ",
+            };
+            self.edits
+                .push(Edit::insert(params.end_byte() - 1, format!("{sep}{param}")));
+        }
         Ok(())
     }
 
@@ -1501,16 +1510,11 @@ impl Structure {
                 methods.push(m);
             }
         }
-        for m in methods {
-            let params = m
-                .child_by_field_name("parameters")
-                .ok_or("method without parameters")?;
-            if params.named_child_count() > 0 {
-                return Err("a method using TestName already takes parameters".into());
-            }
-            self.edits
-                .push(Edit::replace(params.byte_range(), "(TestInfo testInfo)"));
-        }
+        self.add_parameter(
+            &methods,
+            "TestInfo testInfo",
+            Some("a method using TestName already takes parameters"),
+        )?;
         self.edits.push(removal(src, field));
         self.imports_needed
             .push("org.junit.jupiter.api.TestInfo".into());
