@@ -979,3 +979,150 @@ fn a_java8_project_migrated_to_21_builds_on_a_jdk_21_with_no_deprecation_left() 
         "{warnings}"
     );
 }
+
+/// A Boot 2.7 project of five modules (web, security, data, batch, configuration) moved to
+/// Boot 3 without a build (no Boot 3 artifact resolves offline): no Boot-2-only name is
+/// left, except those no recipe may rewrite, and each of those is listed for a human with
+/// its file, line and the migration guide's replacement.
+#[test]
+fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for_a_human() {
+    let (tmp, project) = fixture("spring-boot-2-multi");
+    let md = tmp.path().join("report.md");
+    let run = migrate(
+        &project,
+        &[
+            "--no-build",
+            "--spring-boot",
+            "3",
+            "--report-md",
+            md.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 4, "INCOMPLETE: no build ran\n{}", run.stderr);
+    let md = read(&md);
+    let human = md
+        .split("## Left for a human")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .unwrap_or_else(|| panic!("no task left for a human in\n{md}"));
+    let files: Vec<(String, String)> = walkdir(&project)
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(&project).unwrap().display().to_string();
+            (rel, read(&p))
+        })
+        .collect();
+    let text_of = |rel: &str| -> &str {
+        &files
+            .iter()
+            .find(|(p, _)| p == rel)
+            .unwrap_or_else(|| panic!("{rel} missing"))
+            .1
+    };
+    // Names only Boot 2.7 (Framework 5, Security 5, Batch 4, Hibernate 5, Boot 2's keys and
+    // test rules) knows, each of which the fixture uses.
+    let gone = [
+        "WebMvcConfigurerAdapter",
+        "HandlerInterceptorAdapter",
+        "WebSecurityConfigurerAdapter",
+        "EnableGlobalMethodSecurity",
+        "antMatchers",
+        "authorizeRequests(",
+        "JobBuilderFactory",
+        "StepBuilderFactory",
+        "write(List<",
+        "javax.persistence",
+        "javax.servlet",
+        "getRawStatusCode",
+        "setUseTrailingSlashMatch",
+        "OutputCaptureRule",
+        "SpringClassRule",
+        "SpringMethodRule",
+        "SpringRunner",
+        "org.junit.Test",
+        "org.junit.Rule",
+        "context.properties.ConstructorBinding;",
+        "\n  redis:",
+        "max-http-header-size",
+        "MySQL5Dialect",
+        "initialization-mode",
+        "mysql-connector-java",
+        "org.springframework.boot.autoconfigure.EnableAutoConfiguration",
+        "<version>2.7.18</version>",
+    ];
+    for name in gone {
+        for (path, text) in &files {
+            assert!(!text.contains(name), "{name:?} left in {path}:\n{text}");
+        }
+    }
+    let pom = text_of("pom.xml");
+    assert!(pom.contains("<version>3.3.5</version>"), "{pom}");
+    assert!(
+        text_of("web/src/test/java/com/example/shop/web/WiringTest.java")
+            .contains("@ExtendWith(SpringExtension.class)")
+    );
+    let captured = text_of("web/src/test/java/com/example/shop/web/WebConfigTest.java");
+    assert!(
+        captured.contains("@ExtendWith(OutputCaptureExtension.class)")
+            && captured.contains("public void logsStartup(CapturedOutput output)"),
+        "{captured}"
+    );
+    assert!(
+        text_of("config/src/main/resources/META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports")
+            .contains("com.example.shop.config.ShopAutoConfiguration")
+    );
+    // What remains is named for a human: file, line, rule and the guide's replacement.
+    let left = [
+        (
+            "web/src/main/java/com/example/shop/web/PriceClient.java",
+            "AsyncRestTemplate async",
+            "spring-framework-6/async-rest-template",
+            "WebClient",
+        ),
+        (
+            "web/src/main/java/com/example/shop/web/PriceClient.java",
+            "factory.setReadTimeout(",
+            "spring-framework-6/http-components-read-timeout",
+            "setSoTimeout",
+        ),
+        (
+            "web/src/main/java/com/example/shop/web/MetricsConfig.java",
+            "public WebMvcTagsContributor",
+            "spring-framework-6/web-mvc-tags-provider",
+            "DefaultServerRequestObservationConvention",
+        ),
+        (
+            "config/src/main/resources/application.yml",
+            "store-type",
+            "spring.session.store-type no longer exists in Spring Boot 3",
+            "remove or replace it",
+        ),
+        (
+            "config/src/main/resources/application.yml",
+            "enabled: true",
+            "management.metrics.export.prometheus.enabled must become management.prometheus.metrics.export.enabled",
+            "by hand",
+        ),
+    ];
+    let next = regex::Regex::new(r"; (web|security|data|batch|config)/|\n").unwrap();
+    for (file, needle, rule, replacement) in left {
+        let text = text_of(file);
+        let line = text
+            .lines()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle} not in {file}:\n{text}"))
+            + 1;
+        // Java findings read `file: recipe/rule line N: message`, configuration ones
+        // `file: line N: key ...`; findings of one task are joined by "; ".
+        let start = [
+            format!("{file}: {rule} line {line}: "),
+            format!("{file}: line {line}: {rule}"),
+        ]
+        .iter()
+        .find_map(|head| human.find(head.as_str()))
+        .unwrap_or_else(|| panic!("{file}:{line} {rule} not left for a human:\n{human}"));
+        let entry = &human[start..];
+        let entry = &entry[..next.find(entry).map_or(entry.len(), |m| m.start())];
+        assert!(entry.contains(replacement), "{entry}");
+    }
+}

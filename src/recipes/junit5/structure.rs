@@ -14,12 +14,16 @@
 //! | `@Rule Timeout`                            | class-level `@Timeout`                          |
 //! | `@Rule ExpectedException`                  | `assertThrows` around the statements after the expectations |
 //! | `@Rule`/`@ClassRule` of a project rule class | `@RegisterExtension`, the class a callback extension (`custom_rules`) |
+//! | `@ClassRule SpringClassRule`, `@Rule SpringMethodRule` | removed; `@ExtendWith(SpringExtension.class)` unless a Boot test annotation extends with Spring |
+//! | `@Rule OutputCaptureRule` (Boot 2.2+)      | `@ExtendWith(OutputCaptureExtension.class)`, a `CapturedOutput` parameter where it is read |
 
 use std::collections::{BTreeSet, HashSet};
 
 use tree_sitter::Node;
 
 use super::{Surroundings, custom_rules};
+
+use crate::recipes::java_types;
 
 use crate::edit::{Edit, indent_at, line_ending};
 use crate::java_syntax::{
@@ -42,7 +46,34 @@ pub struct Structure {
     /// The tests run on the module path (the module has a `module-info.java`): Jupiter
     /// cannot call a non-public lifecycle method in a package the module does not open.
     module_path: bool,
+    /// `@ExtendWith(SpringExtension.class)` is written (or implied by a Boot test
+    /// annotation): a second Spring runner or rule adds nothing.
+    spring_extension: bool,
 }
+
+/// Spring's JUnit 4 rules (spring-test), replaced by `SpringExtension`.
+const SPRING_RULES: [&str; 2] = [
+    "org.springframework.test.context.junit4.rules.SpringClassRule",
+    "org.springframework.test.context.junit4.rules.SpringMethodRule",
+];
+/// Boot's output capture rule (2.2+, with `OutputCaptureExtension`), and its predecessor
+/// (gone in 2.4), whose project may be on a Boot without the extension.
+const OUTPUT_CAPTURE_RULE: &str = "org.springframework.boot.test.system.OutputCaptureRule";
+const OUTPUT_CAPTURE_LEGACY: &str = "org.springframework.boot.test.rule.OutputCapture";
+/// What a `CapturedOutput` parameter answers as the rule did (`OutputCaptureRule`
+/// implements `CapturedOutput`, a `CharSequence`).
+const CAPTURED_OUTPUT_METHODS: &[&str] = &[
+    "getAll",
+    "getOut",
+    "getErr",
+    "toString",
+    "length",
+    "charAt",
+    "subSequence",
+    "isEmpty",
+    "chars",
+    "codePoints",
+];
 
 const BOOT_TEST_ANNOTATIONS: &[&str] = &[
     "SpringBootTest",
@@ -82,6 +113,35 @@ fn class_literals(a: Node, src: &str) -> Option<Vec<String>> {
         }
     });
     Some(out)
+}
+
+/// A Boot test annotation on the class: it is meta-annotated with
+/// `@ExtendWith(SpringExtension.class)`.
+fn under_boot_test(class: Node, src: &str) -> bool {
+    modifiers_of(class).is_some_and(|mods| {
+        annotations(mods)
+            .iter()
+            .any(|a| BOOT_TEST_ANNOTATIONS.contains(&simple(annotation_name(*a, src))))
+    })
+}
+
+/// The test or fixture method (`@Test`, `@Before`, `@After`) around `n`, whose parameters
+/// Jupiter resolves; `None` in a helper method or outside any method.
+fn junit_method_around<'t>(n: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let mut m = n.parent();
+    while let Some(x) = m.filter(|x| x.kind() != "method_declaration") {
+        m = x.parent();
+    }
+    let m = m?;
+    let annotated = modifiers_of(m).is_some_and(|mods| {
+        annotations(mods).iter().any(|a| {
+            matches!(
+                simple(annotation_name(*a, src)),
+                "Test" | "Before" | "After"
+            )
+        })
+    });
+    annotated.then_some(m)
 }
 
 /// The declaration's annotation with this simple name.
@@ -135,6 +195,7 @@ impl Structure {
             module_path: around.module_path,
             ..Structure::default()
         };
+        let types = java_types::Scope::new(root, src);
         let mut classes = Vec::new();
         let mut methods = Vec::new();
         java_syntax::walk(root, |n| match n.kind() {
@@ -144,7 +205,7 @@ impl Structure {
         });
         for &class in &classes {
             s.class_annotations(class, src)?;
-            s.rules(class, src, around)?;
+            s.rules(class, src, around, &types)?;
             if let Some(rule) = class
                 .parent()
                 .filter(|p| p.kind() == "program")
@@ -192,13 +253,9 @@ impl Structure {
         let Some(mods) = modifiers_of(class) else {
             return Ok(());
         };
-        let all = annotations(mods);
-        let under_boot_test = all
-            .iter()
-            .any(|a| BOOT_TEST_ANNOTATIONS.contains(&simple(annotation_name(*a, src))));
-        for a in all {
+        for a in annotations(mods) {
             match simple(annotation_name(a, src)) {
-                "RunWith" => self.run_with(a, class, src, under_boot_test)?,
+                "RunWith" => self.run_with(a, class, src)?,
                 "Category" => self.category(a, src)?,
                 "FixMethodOrder" => self.fix_method_order(a, src)?,
                 _ => {}
@@ -207,13 +264,7 @@ impl Structure {
         Ok(())
     }
 
-    fn run_with(
-        &mut self,
-        a: Node,
-        class: Node,
-        src: &str,
-        under_boot_test: bool,
-    ) -> Result<(), String> {
+    fn run_with(&mut self, a: Node, class: Node, src: &str) -> Result<(), String> {
         let runner = class_literals(a, src)
             .and_then(|l| l.into_iter().next())
             .ok_or("@RunWith without a runner class")?;
@@ -259,7 +310,8 @@ impl Structure {
                 self.remove_import(
                     "org.springframework.test.context.junit4.SpringJUnit4ClassRunner",
                 );
-                if under_boot_test {
+                self.spring_extension = true;
+                if under_boot_test(class, src) {
                     self.edits.push(removal(src, a));
                     self.changes
                         .push("@RunWith(SpringRunner) removed (the Boot test annotation extends with Spring)".into());
@@ -1000,7 +1052,13 @@ impl Structure {
     }
 
     /// `@Rule` / `@ClassRule` fields of one class.
-    fn rules(&mut self, class: Node, src: &str, around: Surroundings) -> Result<(), String> {
+    fn rules(
+        &mut self,
+        class: Node,
+        src: &str,
+        around: Surroundings,
+        types: &java_types::Scope,
+    ) -> Result<(), String> {
         let Some(body) = class.child_by_field_name("body") else {
             return Ok(());
         };
@@ -1025,6 +1083,13 @@ impl Structure {
                 .ok_or("rule field without a declarator")?;
             let name = field_text(declarator, "name", src).to_string();
             let init = field_text(declarator, "value", src);
+            let is = |fqn: &str| {
+                field
+                    .child_by_field_name("type")
+                    .is_some_and(|t| types.denotes(t, fqn))
+            };
+            let created = init.starts_with("new ") && init.ends_with(&format!("{}()", simple(ty)));
+            let method_rule = simple(annotation_name(rule_annotation, src)) == "Rule";
             match simple(ty) {
                 "TemporaryFolder" if init == "new TemporaryFolder()" => {
                     self.temporary_folder(class, field, rule_annotation, &name, src)?
@@ -1040,6 +1105,22 @@ impl Structure {
                 }
                 "ExpectedException" if init.ends_with("ExpectedException.none()") => {
                     self.expected_exception(class, field, &name, src)?
+                }
+                "SpringClassRule" | "SpringMethodRule"
+                    if created && SPRING_RULES.iter().any(|r| is(r)) =>
+                {
+                    self.spring_rule(class, field, &name, src)?
+                }
+                "OutputCaptureRule" if created && method_rule && is(OUTPUT_CAPTURE_RULE) => {
+                    self.output_capture(class, field, &name, src)?
+                }
+                "OutputCapture" if is(OUTPUT_CAPTURE_LEGACY) => {
+                    return Err(
+                        "Boot's OutputCapture rule predates OutputCaptureExtension (Boot 2.2): \
+                         once on Boot 2.2 or later, use OutputCaptureRule's successor, \
+                         @ExtendWith(OutputCaptureExtension.class) with a CapturedOutput parameter"
+                            .into(),
+                    );
                 }
                 other if let Some(rule) = around.registered_rule(other) => {
                     custom_rules::register(self, class, field, rule_annotation, rule, src)?
@@ -1278,6 +1359,133 @@ impl Structure {
         Ok(())
     }
 
+    /// `@ClassRule SpringClassRule` / `@Rule SpringMethodRule`: what they did (load the
+    /// context, inject, run Spring's test listeners) is `SpringExtension`'s, which a Boot
+    /// test annotation already registers.
+    fn spring_rule(
+        &mut self,
+        class: Node,
+        field: Node,
+        name: &str,
+        src: &str,
+    ) -> Result<(), String> {
+        if !Self::uses(class, field, name, src).is_empty() {
+            return Err(format!("the Spring rule {name} is referenced elsewhere"));
+        }
+        self.edits.push(removal(src, field));
+        for r in SPRING_RULES {
+            self.remove_import(r);
+        }
+        if under_boot_test(class, src) {
+            self.changes.push(
+                "SpringClassRule/SpringMethodRule removed (the Boot test annotation extends with Spring)"
+                    .into(),
+            );
+        } else if !self.spring_extension {
+            self.extend_class(
+                class,
+                "SpringExtension",
+                "org.springframework.test.context.junit.jupiter.SpringExtension",
+                src,
+            );
+            self.changes
+                .push("SpringClassRule/SpringMethodRule -> @ExtendWith(SpringExtension)".into());
+        }
+        self.spring_extension = true;
+        Ok(())
+    }
+
+    /// `@Rule OutputCaptureRule output` -> `@ExtendWith(OutputCaptureExtension.class)` on the
+    /// class and a `CapturedOutput output` parameter on each test or fixture method that
+    /// reads it (through `CapturedOutput`'s methods, or as `assertThat(output)`'s
+    /// `CharSequence`), Boot's documented JUnit 5 form. `expect(matcher)`, checked after the
+    /// test, has no parameter form: such a file stays on JUnit 4.
+    fn output_capture(
+        &mut self,
+        class: Node,
+        field: Node,
+        name: &str,
+        src: &str,
+    ) -> Result<(), String> {
+        let mut methods: Vec<Node> = Vec::new();
+        for u in Self::uses(class, field, name, src) {
+            let parent = u.parent();
+            let read = parent.is_some_and(|p| {
+                if p.kind() == "method_invocation" && p.child_by_field_name("object") == Some(u) {
+                    CAPTURED_OUTPUT_METHODS.contains(&field_text(p, "name", src))
+                } else {
+                    p.kind() == "argument_list"
+                        && p.named_child_count() == 1
+                        && p.parent().is_some_and(|call| {
+                            call.kind() == "method_invocation"
+                                && field_text(call, "name", src) == "assertThat"
+                        })
+                }
+            });
+            if !read {
+                return Err(format!(
+                    "OutputCaptureRule {name} is used other than as a CapturedOutput"
+                ));
+            }
+            let m = junit_method_around(u, src)
+                .ok_or_else(|| format!("{name} is read in a helper method"))?;
+            if !methods.iter().any(|x| x.id() == m.id()) {
+                methods.push(m);
+            }
+        }
+        self.add_parameter(&methods, &format!("CapturedOutput {name}"), None)?;
+        self.edits.push(removal(src, field));
+        self.extend_class(
+            class,
+            "OutputCaptureExtension",
+            "org.springframework.boot.test.system.OutputCaptureExtension",
+            src,
+        );
+        self.imports_needed
+            .push("org.springframework.boot.test.system.CapturedOutput".into());
+        self.remove_import(OUTPUT_CAPTURE_RULE);
+        self.changes.push(
+            "@Rule OutputCaptureRule -> OutputCaptureExtension + CapturedOutput parameter".into(),
+        );
+        Ok(())
+    }
+
+    /// `param` declared last in each method's parameters, where Jupiter resolves it; with
+    /// `alone`, a method that already takes parameters is refused with that reason.
+    fn add_parameter(
+        &mut self,
+        methods: &[Node],
+        param: &str,
+        alone: Option<&str>,
+    ) -> Result<(), String> {
+        for m in methods {
+            let params = m
+                .child_by_field_name("parameters")
+                .ok_or("method without parameters")?;
+            let sep = match (params.named_child_count(), alone) {
+                (0, _) => "",
+                (_, Some(reason)) => return Err(reason.into()),
+                (_, None) => ", ",
+            };
+            self.edits
+                .push(Edit::insert(params.end_byte() - 1, format!("{sep}{param}")));
+        }
+        Ok(())
+    }
+
+    /// `@ExtendWith(X.class)` written above the class.
+    fn extend_class(&mut self, class: Node, extension: &str, import: &str, src: &str) {
+        let indent = indent_at(src, class.start_byte());
+        self.edits.push(Edit::insert(
+            class.start_byte(),
+            format!("@ExtendWith({extension}.class){}{indent}", line_ending(src)),
+        ));
+        self.imports_needed.extend([
+            "org.junit.jupiter.api.extension.ExtendWith".into(),
+            import.into(),
+        ]);
+    }
+
     /// `@Rule TestName name` -> a `TestInfo testInfo` parameter on each test or fixture
     /// method that asks `name.getMethodName()`.
     fn test_name(&mut self, class: Node, field: Node, name: &str, src: &str) -> Result<(), String> {
@@ -1292,22 +1500,8 @@ impl Structure {
                 .ok_or_else(|| {
                     format!("TestName {name} is used other than as {name}.getMethodName()")
                 })?;
-            let mut m = call.parent();
-            while let Some(n) = m.filter(|n| n.kind() != "method_declaration") {
-                m = n.parent();
-            }
-            let m = m.ok_or("getMethodName() outside a method")?;
-            let is_junit_method = modifiers_of(m).is_some_and(|mods| {
-                annotations(mods).iter().any(|a| {
-                    matches!(
-                        simple(annotation_name(*a, src)),
-                        "Test" | "Before" | "After"
-                    )
-                })
-            });
-            if !is_junit_method {
-                return Err(format!("{name}.getMethodName() in a helper method"));
-            }
+            let m = junit_method_around(call, src)
+                .ok_or_else(|| format!("{name}.getMethodName() in a helper method"))?;
             self.edits.push(Edit::replace(
                 call.byte_range(),
                 "testInfo.getTestMethod().get().getName()",
@@ -1316,16 +1510,11 @@ impl Structure {
                 methods.push(m);
             }
         }
-        for m in methods {
-            let params = m
-                .child_by_field_name("parameters")
-                .ok_or("method without parameters")?;
-            if params.named_child_count() > 0 {
-                return Err("a method using TestName already takes parameters".into());
-            }
-            self.edits
-                .push(Edit::replace(params.byte_range(), "(TestInfo testInfo)"));
-        }
+        self.add_parameter(
+            &methods,
+            "TestInfo testInfo",
+            Some("a method using TestName already takes parameters"),
+        )?;
         self.edits.push(removal(src, field));
         self.imports_needed
             .push("org.junit.jupiter.api.TestInfo".into());

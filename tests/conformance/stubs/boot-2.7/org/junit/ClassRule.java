@@ -1,0 +1,6 @@
+package org.junit;
+
+import java.lang.annotation.*;
+
+@Retention(RetentionPolicy.RUNTIME) @Target({ElementType.FIELD, ElementType.METHOD})
+public @interface ClassRule {}

@@ -1,0 +1,3 @@
+package org.junit.rules;
+
+public interface MethodRule {}

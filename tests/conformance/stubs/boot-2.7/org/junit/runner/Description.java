@@ -1,0 +1,3 @@
+package org.junit.runner;
+
+public class Description {}

@@ -1,0 +1,5 @@
+package org.springframework.boot.test.system;
+
+import org.junit.jupiter.api.extension.Extension;
+
+public class OutputCaptureExtension implements Extension {}

@@ -1,0 +1,5 @@
+package org.springframework.web.servlet.config.annotation;
+
+public interface WebMvcConfigurer {
+    default void configurePathMatch(PathMatchConfigurer configurer) {}
+}
