@@ -582,12 +582,22 @@ pub fn test_counts(t: &crate::evidence::TestResults) -> (usize, usize, usize) {
 
 /// The terminal summary printed at the end of `uplift migrate`.
 /// Whether a build ran in the sandbox: a user must know when untrusted code ran unconfined.
+/// A build that planted git directories in the work tree (their config and hooks would run
+/// on the host) is named as hostile too.
 fn isolation(run: &crate::evidence::BuildRun) -> String {
-    match &run.sandbox {
+    let how = match &run.sandbox {
         Some(how) => format!("sandboxed ({how})"),
         None => {
             "NOT sandboxed: the project's build and tests ran with this machine's access".into()
         }
+    };
+    if run.git_removed.is_empty() {
+        how
+    } else {
+        format!(
+            "{how}; it planted git directories, removed: {}",
+            run.git_removed.join(", ")
+        )
     }
 }
 
