@@ -218,3 +218,71 @@ fn a_linked_repository_config_is_not_read() {
         "{all}"
     );
 }
+
+/// A repository's `budgets` may lower the limits, never raise them: in the CLI the user's own
+/// config file (else the defaults) is the ceiling, as the server's settings are in the app.
+/// The repository asks for a day per build; its hanging build dies at the user's 8 s.
+#[test]
+fn a_repository_cannot_raise_the_users_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    support::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hanging-build"),
+        &repo,
+    );
+    std::fs::create_dir_all(repo.join(".github")).unwrap();
+    let offline = std::fs::read_to_string(support::support_file("offline.yml")).unwrap();
+    std::fs::write(
+        repo.join(".github/uplift.yml"),
+        format!(
+            "{offline}budgets:\n  build_timeout_secs: 86400\n  max_wall_secs: 86400\n  max_llm_calls: 100000\n  max_cost_usd: 100000\n"
+        ),
+    )
+    .unwrap();
+    let xdg = tmp.path().join("xdg");
+    std::fs::create_dir_all(xdg.join("uplift")).unwrap();
+    std::fs::write(
+        xdg.join("uplift/config.yml"),
+        "budgets:\n  build_timeout_secs: 8\n",
+    )
+    .unwrap();
+    let report_path = tmp.path().join("report.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .arg("--db")
+        .arg(tmp.path().join("journal.db"))
+        .arg("migrate")
+        .arg(&repo)
+        .arg("--maven-arg=-s")
+        .arg(format!(
+            "--maven-arg={}",
+            support::support_file("maven-settings-offline.xml")
+        ))
+        .arg("--report-json")
+        .arg(&report_path)
+        .env("XDG_CONFIG_HOME", &xdg)
+        .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(150);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the repository's build timeout was used, not the user's 8 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert_eq!(status.code(), Some(4));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    assert_eq!(report["outcome"], "INCOMPLETE");
+    assert!(
+        report.to_string().contains("\"timed_out\":true"),
+        "{report}"
+    );
+}
