@@ -51,6 +51,9 @@ pub enum Reason {
     Special,
     #[error("not among the files this task may touch")]
     NotAllowed,
+    /// The journal holds text; such a path is recorded with its name shown lossily.
+    #[error("a name that is not UTF-8")]
+    NotUtf8,
 }
 
 /// A refused path, as the journal records it.
@@ -60,6 +63,17 @@ pub struct Refusal {
     pub path: PathBuf,
     pub origin: Origin,
     pub reason: Reason,
+}
+
+impl Refusal {
+    /// A path found on disk whose name is not UTF-8, recorded with the name shown lossily.
+    pub fn not_utf8(path: &Path, origin: Origin) -> Self {
+        Self {
+            path: PathBuf::from(path.to_string_lossy().into_owned()),
+            origin,
+            reason: Reason::NotUtf8,
+        }
+    }
 }
 
 impl From<Refusal> for io::Error {

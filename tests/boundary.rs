@@ -286,3 +286,57 @@ fn a_repository_cannot_raise_the_users_limits() {
         "{report}"
     );
 }
+
+/// A file name that is not UTF-8 (git and tar carry any bytes) is refused with its name shown
+/// lossily, and the run goes on with the rest: the journal holds only text.
+#[test]
+fn a_file_name_that_is_not_utf8_is_refused_not_fatal() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    support::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/single-junit4"),
+        &repo,
+    );
+    let tests = walkdir::WalkDir::new(repo.join("src/test/java"))
+        .into_iter()
+        .flatten()
+        .find(|e| e.path().extension().is_some_and(|x| x == "java"))
+        .unwrap()
+        .into_path();
+    let odd = tests
+        .parent()
+        .unwrap()
+        .join(std::ffi::OsStr::from_bytes(b"Odd\xff.java"));
+    std::fs::write(&odd, JUNIT4_TEST).unwrap();
+    let report_path = tmp.path().join("report.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .arg("--db")
+        .arg(tmp.path().join("journal.db"))
+        .arg("migrate")
+        .arg(&repo)
+        .arg("--no-build")
+        .arg("--report-json")
+        .arg(&report_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(4), "{stderr}");
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    let refused = report["refused"].as_array().unwrap();
+    assert!(
+        refused.iter().any(
+            |r| r["path"].as_str().unwrap().ends_with("Odd\u{fffd}.java")
+                && r["reason"]["kind"] == "not_utf8"
+        ),
+        "{refused:?}"
+    );
+    assert!(
+        std::fs::read_to_string(&tests)
+            .unwrap()
+            .contains("org.junit.jupiter"),
+        "the rest was migrated"
+    );
+    assert_eq!(std::fs::read(&odd).unwrap(), JUNIT4_TEST.as_bytes());
+}

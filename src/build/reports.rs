@@ -84,7 +84,13 @@ pub fn collect(root: &Path) -> TestResults {
         files.sort();
         for file in files {
             results.report_files += 1;
-            let rel = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
+            // Shown lossily: the build names these files, and the journal holds text.
+            let rel = PathBuf::from(
+                file.strip_prefix(root)
+                    .unwrap_or(&file)
+                    .to_string_lossy()
+                    .into_owned(),
+            );
             match read_report(&file)
                 .map_err(|e| e.to_string())
                 .and_then(|t| parse(&t))
