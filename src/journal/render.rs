@@ -547,6 +547,12 @@ fn evidence(result: &StepResult) -> String {
     }
 }
 
+/// Text in one table cell: titles and details carry the repository's file names, which may
+/// hold `|` and line breaks.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\r', '\n'], " ")
+}
+
 /// One row per planned task: what it is, which tier handled it, its status and what changed.
 pub fn tasks_table(journal: &Journal) -> String {
     let mut md =
@@ -554,15 +560,14 @@ pub fn tasks_table(journal: &Journal) -> String {
     for t in journal.tasks() {
         let rec = journal.task_records().filter(|r| r.task_id == t.id).last();
         let status = rec.map_or("not run", |r| status_mark(r.status));
-        let detail = rec
-            .map(|r| r.reason.clone().unwrap_or_else(|| r.changes.join("; ")))
-            .unwrap_or_default()
-            .replace('|', "\\|")
-            .replace('\n', " ");
+        let detail = cell(
+            &rec.map(|r| r.reason.clone().unwrap_or_else(|| r.changes.join("; ")))
+                .unwrap_or_default(),
+        );
         let _ = writeln!(
             md,
             "| {} | {} | {} | {status} | {detail} |",
-            t.title.replace('|', "\\|"),
+            cell(&t.title),
             t.recipes.join(", "),
             rec.map_or("-", |r| r.tier.as_str()),
         );
@@ -670,4 +675,40 @@ pub fn summary(journal: &Journal) -> String {
         journal.run_id, journal.run_id
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::{Entry, Stage, Task};
+
+    /// A repository names its files, newlines and pipes included: each task stays one row
+    /// of the table, and no line of the PR body is the repository's.
+    #[test]
+    fn a_file_name_cannot_break_out_of_its_table_row() {
+        let journal = Journal {
+            run_id: "r".into(),
+            entries: vec![Entry::bare(
+                1,
+                Stage::Plan,
+                "R5",
+                StepResult::Planned {
+                    tasks: vec![Task {
+                        id: "t".into(),
+                        title: "Migrate src/Nl\r\n## Injected | x.java to JUnit 5".into(),
+                        recipes: vec!["junit4-to-jupiter".into()],
+                        files: vec![],
+                        reason: String::new(),
+                    }],
+                    decisions: vec![],
+                },
+            )],
+        };
+        let table = tasks_table(&journal);
+        assert_eq!(table.lines().count(), 3, "{table}");
+        assert!(
+            table.contains("| Migrate src/Nl  ## Injected \\| x.java to JUnit 5 |"),
+            "{table}"
+        );
+    }
 }
