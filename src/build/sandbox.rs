@@ -155,10 +155,12 @@ impl HostAccess {
             .map(|home| Path::new(&home).join(".m2/settings.xml"))
             .filter(|f| f.is_file());
         for file in settings.iter().chain(&access.user_settings) {
-            if let Some(repo) = std::fs::read_to_string(file)
-                .ok()
-                .and_then(|xml| setting(&xml, "localRepository"))
-            {
+            let Ok(xml) = std::fs::read_to_string(file) else {
+                continue;
+            };
+            // The build can read these files: whatever it prints of them is masked.
+            register_credentials(&xml);
+            if let Some(repo) = setting(&xml, "localRepository") {
                 access.writable.push(PathBuf::from(repo));
             }
         }
@@ -175,6 +177,22 @@ impl HostAccess {
         access.egress = (!offline).then(|| Allowlist::from_settings(&all_settings));
         access.read_only.extend(settings);
         access
+    }
+}
+
+/// Registers the credentials of a Maven settings file (servers' and proxies' passwords and
+/// passphrases) as secrets for redaction.
+fn register_credentials(xml: &str) {
+    let Ok(doc) = roxmltree::Document::parse(xml) else {
+        return;
+    };
+    for node in doc
+        .descendants()
+        .filter(|n| matches!(n.tag_name().name(), "password" | "passphrase"))
+    {
+        if let Some(value) = node.text() {
+            crate::redact::register(value);
+        }
     }
 }
 
@@ -559,6 +577,31 @@ mod tests {
             0,
             "nothing is bound that the operator did not name"
         );
+    }
+
+    /// The operator's settings files are readable in the sandbox (Maven needs them), so a
+    /// build can print their credentials: every one is registered for redaction, and what
+    /// the build printed reaches the journal, PR and check runs masked.
+    #[test]
+    fn credentials_in_the_operators_settings_are_redacted() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = dir.path().join("settings.xml");
+        std::fs::write(
+            &settings,
+            "<settings><servers><server><id>nexus</id><username>ci</username>\
+             <password>Nx-9f2Q</password><passphrase>pp-77Lk</passphrase></server></servers>\
+             <proxies><proxy><password>px-3Rr8</password></proxy></proxies></settings>",
+        )
+        .unwrap();
+        let args: Vec<String> = ["-s", settings.to_str().unwrap()].map(String::from).into();
+        HostAccess::from_operator_args(&args, None);
+        let printed = crate::redact::redact(
+            "<password>Nx-9f2Q</password> <passphrase>pp-77Lk</passphrase> px-3Rr8 user ci",
+        );
+        for secret in ["Nx-9f2Q", "pp-77Lk", "px-3Rr8"] {
+            assert!(!printed.contains(secret), "{printed}");
+        }
+        assert!(printed.contains("user ci"), "{printed}");
     }
 
     #[test]
