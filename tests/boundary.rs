@@ -35,11 +35,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// The hostile repository and the outside directory it reaches for.
 fn hostile(tmp: &Path) -> (PathBuf, PathBuf) {
     let outside = tmp.join("outside");
-    let repo = tmp.join("repo");
-    support::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/multi-module"),
-        &repo,
-    );
+    let repo = fixture(tmp, "multi-module");
     // A module outside: JUnit 4 code a migration would rewrite.
     let module = outside.join("mod");
     std::fs::create_dir_all(module.join("src/test/java/org/evil")).unwrap();
@@ -99,6 +95,45 @@ fn hostile(tmp: &Path) -> (PathBuf, PathBuf) {
     (repo, outside)
 }
 
+/// A copy of `tests/fixtures/NAME` at `tmp/repo`.
+fn fixture(tmp: &Path, name: &str) -> PathBuf {
+    let repo = tmp.join("repo");
+    support::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name),
+        &repo,
+    );
+    repo
+}
+
+/// `uplift migrate REPO` with its journal in `tmp`.
+fn migrate(tmp: &Path, repo: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_uplift"));
+    cmd.arg("--db")
+        .arg(tmp.join("journal.db"))
+        .arg("migrate")
+        .arg(repo);
+    cmd
+}
+
+/// `uplift migrate REPO --no-build`: its exit code and JSON report.
+fn migrate_no_build(tmp: &Path, repo: &Path) -> (Option<i32>, Value) {
+    let report_path = tmp.join("report.json");
+    let out = migrate(tmp, repo)
+        .arg("--no-build")
+        .arg("--report-json")
+        .arg(&report_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report = serde_json::from_str(
+        &std::fs::read_to_string(&report_path).unwrap_or_else(|e| panic!("{e}: {stderr}")),
+    )
+    .unwrap();
+    (out.status.code(), report)
+}
+
 fn refusal<'a>(report: &'a Value, path: &str) -> &'a Value {
     report["refused"]
         .as_array()
@@ -113,22 +148,7 @@ fn a_repository_cannot_make_uplift_read_or_write_outside_it() {
     let tmp = tempfile::tempdir().unwrap();
     let (repo, outside) = hostile(tmp.path());
     let before = snapshot(&outside);
-    let report_path = tmp.path().join("report.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
-        .arg("--db")
-        .arg(tmp.path().join("journal.db"))
-        .arg("migrate")
-        .arg(&repo)
-        .arg("--no-build")
-        .arg("--report-json")
-        .arg(&report_path)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let report: Value = serde_json::from_str(
-        &std::fs::read_to_string(&report_path).unwrap_or_else(|e| panic!("{e}: {stderr}")),
-    )
-    .unwrap();
+    let (_, report) = migrate_no_build(tmp.path(), &repo);
 
     assert_eq!(
         snapshot(&outside),
@@ -189,20 +209,12 @@ fn a_repository_cannot_make_uplift_read_or_write_outside_it() {
 #[test]
 fn a_linked_repository_config_is_not_read() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
-    support::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/single-junit4"),
-        &repo,
-    );
+    let repo = fixture(tmp.path(), "single-junit4");
     let secret = tmp.path().join("private-key.pem");
     std::fs::write(&secret, "-----BEGIN PRIVATE KEY-----\nsecret: [not yaml\n").unwrap();
     std::fs::create_dir_all(repo.join(".github")).unwrap();
     symlink(&secret, repo.join(".github/uplift.yml")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
-        .arg("--db")
-        .arg(tmp.path().join("journal.db"))
-        .arg("migrate")
-        .arg(&repo)
+    let out = migrate(tmp.path(), &repo)
         .arg("--no-build")
         .output()
         .unwrap();
@@ -225,11 +237,7 @@ fn a_linked_repository_config_is_not_read() {
 #[test]
 fn a_repository_cannot_raise_the_users_limits() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
-    support::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hanging-build"),
-        &repo,
-    );
+    let repo = fixture(tmp.path(), "hanging-build");
     std::fs::create_dir_all(repo.join(".github")).unwrap();
     let offline = std::fs::read_to_string(support::support_file("offline.yml")).unwrap();
     std::fs::write(
@@ -247,11 +255,7 @@ fn a_repository_cannot_raise_the_users_limits() {
     )
     .unwrap();
     let report_path = tmp.path().join("report.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_uplift"))
-        .arg("--db")
-        .arg(tmp.path().join("journal.db"))
-        .arg("migrate")
-        .arg(&repo)
+    let mut child = migrate(tmp.path(), &repo)
         .arg("--maven-arg=-s")
         .arg(format!(
             "--maven-arg={}",
@@ -293,11 +297,7 @@ fn a_repository_cannot_raise_the_users_limits() {
 fn a_file_name_that_is_not_utf8_is_refused_not_fatal() {
     use std::os::unix::ffi::OsStrExt;
     let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
-    support::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/single-junit4"),
-        &repo,
-    );
+    let repo = fixture(tmp.path(), "single-junit4");
     let tests = walkdir::WalkDir::new(repo.join("src/test/java"))
         .into_iter()
         .flatten()
@@ -309,21 +309,8 @@ fn a_file_name_that_is_not_utf8_is_refused_not_fatal() {
         .unwrap()
         .join(std::ffi::OsStr::from_bytes(b"Odd\xff.java"));
     std::fs::write(&odd, JUNIT4_TEST).unwrap();
-    let report_path = tmp.path().join("report.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
-        .arg("--db")
-        .arg(tmp.path().join("journal.db"))
-        .arg("migrate")
-        .arg(&repo)
-        .arg("--no-build")
-        .arg("--report-json")
-        .arg(&report_path)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(4), "{stderr}");
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    let (code, report) = migrate_no_build(tmp.path(), &repo);
+    assert_eq!(code, Some(4), "{report}");
     let refused = report["refused"].as_array().unwrap();
     assert!(
         refused.iter().any(
