@@ -220,7 +220,7 @@ fn user_config_path() -> Option<PathBuf> {
 /// Settings for `migrate`, and notices of what was ignored. `--config FILE` is the
 /// operator's and used whole; without it the repository's `.github/uplift.yml` decides the
 /// migration, but providers, key variables and prices — only the operator's — come from
-/// the user's config file. `UPLIFT_LLM_*`, `UPLIFT_EMBEDDINGS_*` and `UPLIFT_SEARCH_*`
+/// the user's config file, whose `budgets` (else the defaults) cap the repository's. `UPLIFT_LLM_*`, `UPLIFT_EMBEDDINGS_*` and `UPLIFT_SEARCH_*`
 /// variables override either.
 fn migrate_config(
     root: &std::path::Path,
@@ -231,13 +231,17 @@ fn migrate_config(
         None => {
             let mut cfg = project_config(root, None)?;
             let notices = cfg.drop_operator_settings().into_iter().collect();
-            if let Some(path) = user_config_path().filter(|p| p.is_file()) {
-                let user = Config::load(&path)?;
-                cfg.llm = user.llm;
-                cfg.search = user.search;
-                cfg.embeddings = user.embeddings;
-                cfg.prices = user.prices;
-            }
+            let user = match user_config_path().filter(|p| p.is_file()) {
+                Some(path) => Config::load(&path)?,
+                None => Config::default(),
+            };
+            cfg.llm = user.llm;
+            cfg.search = user.search;
+            cfg.embeddings = user.embeddings;
+            cfg.prices = user.prices;
+            // The repository may lower the user's limits (time, output, model calls and
+            // spend on the user's key), never raise them.
+            cfg.budgets = cfg.budgets.within(&user.budgets);
             (cfg, notices)
         }
     };

@@ -279,9 +279,10 @@ impl Config {
     }
 
     /// Removes what only the operator may set — model and search endpoints, the variables
-    /// their keys are read from, prices — from a repository's own file, which could
-    /// otherwise send the operator's key to any host or price calls at zero. Returns a
-    /// notice naming what was ignored, if anything.
+    /// their keys are read from, prices, JDK homes — from a repository's own file, which
+    /// could otherwise send the operator's key to any host, price calls at zero or have any
+    /// host directory bound into the build sandbox as a JDK. Returns a notice naming what
+    /// was ignored, if anything.
     pub fn drop_operator_settings(&mut self) -> Option<String> {
         let mut named = Vec::new();
         if self.llm.take().is_some() {
@@ -297,9 +298,13 @@ impl Config {
             self.prices = Default::default();
             named.push("prices");
         }
+        if !self.jdks.is_empty() {
+            self.jdks.clear();
+            named.push("jdks");
+        }
         (!named.is_empty()).then(|| {
             format!(
-                "`{REPO_CONFIG_PATH}` names {}: ignored, providers and prices come from the operator only",
+                "`{REPO_CONFIG_PATH}` names {}: ignored, providers, prices and JDKs come from the operator only",
                 named.join(", ")
             )
         })
@@ -408,15 +413,17 @@ mod tests {
     }
 
     #[test]
-    fn a_repository_file_cannot_name_providers_or_prices() {
+    fn a_repository_file_cannot_name_providers_prices_or_jdks() {
+        // A JDK home is bound into the build sandbox: `/` would show the build the host.
         let mut c = Config::parse(
-            "target: 17\nllm:\n  api: openai_compatible\n  base_url: http://evil\n  model: m\n  api_key_env: OTHER\nprices:\n  m: {input_per_mtok: 0, output_per_mtok: 0}\n",
+            "target: 17\nllm:\n  api: openai_compatible\n  base_url: http://evil\n  model: m\n  api_key_env: OTHER\nprices:\n  m: {input_per_mtok: 0, output_per_mtok: 0}\njdks:\n  8: /\n  17: /root\n",
         )
         .unwrap();
         let notice = c.drop_operator_settings().unwrap();
-        assert!(notice.contains("llm, prices"), "{notice}");
+        assert!(notice.contains("llm, prices, jdks"), "{notice}");
         assert_eq!(c.llm, None);
         assert_eq!(c.prices, Default::default());
+        assert!(c.jdks.is_empty(), "{:?}", c.jdks);
         assert_eq!(c.target, 17);
         assert_eq!(c.drop_operator_settings(), None);
     }

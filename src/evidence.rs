@@ -31,6 +31,10 @@ pub struct BuildRun {
     /// or will drop.
     #[serde(default)]
     pub deprecations: Vec<String>,
+    /// `.git` entries the build created in its work tree (relative paths), removed when it
+    /// ended: git on the host would run their config and hooks.
+    #[serde(default)]
+    pub git_removed: Vec<String>,
 }
 
 impl BuildRun {

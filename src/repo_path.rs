@@ -13,6 +13,10 @@ use std::path::{Component, Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+/// Largest file the gate reads: far beyond any source, pom or descriptor, far below what a
+/// build may write (its file size limit) into the worker's memory.
+pub const MAX_READ_BYTES: u64 = 64 << 20;
+
 /// Who proposed a path.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
@@ -47,6 +51,9 @@ pub enum Reason {
     Special,
     #[error("not among the files this task may touch")]
     NotAllowed,
+    /// The journal holds text; such a path is recorded with its name shown lossily.
+    #[error("a name that is not UTF-8")]
+    NotUtf8,
 }
 
 /// A refused path, as the journal records it.
@@ -56,6 +63,17 @@ pub struct Refusal {
     pub path: PathBuf,
     pub origin: Origin,
     pub reason: Reason,
+}
+
+impl Refusal {
+    /// A path found on disk whose name is not UTF-8, recorded with the name shown lossily.
+    pub fn not_utf8(path: &Path, origin: Origin) -> Self {
+        Self {
+            path: PathBuf::from(path.to_string_lossy().into_owned()),
+            origin,
+            reason: Reason::NotUtf8,
+        }
+    }
 }
 
 impl From<Refusal> for io::Error {
@@ -123,15 +141,27 @@ impl<'a> Gate<'a> {
     }
 
     /// Reads a file inside the root, never through a link (the final open refuses one too,
-    /// in case it appeared after the check).
+    /// in case it appeared after the check), and never one larger than [`MAX_READ_BYTES`].
     pub fn read(&self, rel: &Path) -> io::Result<Vec<u8>> {
         let path = self.resolve(rel)?;
-        let mut file = std::fs::OpenOptions::new()
+        let file = std::fs::OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_NOFOLLOW)
             .open(path)?;
         let mut out = Vec::new();
-        file.read_to_end(&mut out)?;
+        // A build may have written a file of gigabytes here; one byte more than the limit
+        // tells it apart without reading it.
+        file.take(MAX_READ_BYTES + 1).read_to_end(&mut out)?;
+        if out.len() as u64 > MAX_READ_BYTES {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{}: larger than {} MiB, not read",
+                    rel.display(),
+                    MAX_READ_BYTES >> 20
+                ),
+            ));
+        }
         Ok(out)
     }
 
@@ -237,6 +267,26 @@ mod tests {
 
     fn reason(gate: &Gate, rel: &str) -> Option<Reason> {
         gate.resolve(Path::new(rel)).err().map(|r| r.reason)
+    }
+
+    /// A file of gigabytes (a build can write one up to its file size limit) is refused,
+    /// not read into memory.
+    #[test]
+    fn an_oversized_file_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::File::create(dir.path().join("Big.java"))
+            .unwrap()
+            .set_len(MAX_READ_BYTES + 1)
+            .unwrap();
+        let gate = Gate::new(dir.path(), Origin::Repository);
+        let err = gate.read(Path::new("Big.java")).map(|b| b.len());
+        assert!(
+            err.as_ref()
+                .is_err_and(|e| e.to_string().contains("larger than")),
+            "{err:?}"
+        );
+        std::fs::write(dir.path().join("A.java"), "class A {}").unwrap();
+        assert_eq!(gate.read(Path::new("A.java")).unwrap(), b"class A {}");
     }
 
     #[test]

@@ -35,11 +35,7 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 /// The hostile repository and the outside directory it reaches for.
 fn hostile(tmp: &Path) -> (PathBuf, PathBuf) {
     let outside = tmp.join("outside");
-    let repo = tmp.join("repo");
-    support::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/multi-module"),
-        &repo,
-    );
+    let repo = fixture(tmp, "multi-module");
     // A module outside: JUnit 4 code a migration would rewrite.
     let module = outside.join("mod");
     std::fs::create_dir_all(module.join("src/test/java/org/evil")).unwrap();
@@ -99,6 +95,45 @@ fn hostile(tmp: &Path) -> (PathBuf, PathBuf) {
     (repo, outside)
 }
 
+/// A copy of `tests/fixtures/NAME` at `tmp/repo`.
+fn fixture(tmp: &Path, name: &str) -> PathBuf {
+    let repo = tmp.join("repo");
+    support::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures")
+            .join(name),
+        &repo,
+    );
+    repo
+}
+
+/// `uplift migrate REPO` with its journal in `tmp`.
+fn migrate(tmp: &Path, repo: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_uplift"));
+    cmd.arg("--db")
+        .arg(tmp.join("journal.db"))
+        .arg("migrate")
+        .arg(repo);
+    cmd
+}
+
+/// `uplift migrate REPO --no-build`: its exit code and JSON report.
+fn migrate_no_build(tmp: &Path, repo: &Path) -> (Option<i32>, Value) {
+    let report_path = tmp.join("report.json");
+    let out = migrate(tmp, repo)
+        .arg("--no-build")
+        .arg("--report-json")
+        .arg(&report_path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report = serde_json::from_str(
+        &std::fs::read_to_string(&report_path).unwrap_or_else(|e| panic!("{e}: {stderr}")),
+    )
+    .unwrap();
+    (out.status.code(), report)
+}
+
 fn refusal<'a>(report: &'a Value, path: &str) -> &'a Value {
     report["refused"]
         .as_array()
@@ -113,22 +148,7 @@ fn a_repository_cannot_make_uplift_read_or_write_outside_it() {
     let tmp = tempfile::tempdir().unwrap();
     let (repo, outside) = hostile(tmp.path());
     let before = snapshot(&outside);
-    let report_path = tmp.path().join("report.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
-        .arg("--db")
-        .arg(tmp.path().join("journal.db"))
-        .arg("migrate")
-        .arg(&repo)
-        .arg("--no-build")
-        .arg("--report-json")
-        .arg(&report_path)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let report: Value = serde_json::from_str(
-        &std::fs::read_to_string(&report_path).unwrap_or_else(|e| panic!("{e}: {stderr}")),
-    )
-    .unwrap();
+    let (_, report) = migrate_no_build(tmp.path(), &repo);
 
     assert_eq!(
         snapshot(&outside),
@@ -189,20 +209,12 @@ fn a_repository_cannot_make_uplift_read_or_write_outside_it() {
 #[test]
 fn a_linked_repository_config_is_not_read() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
-    support::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/single-junit4"),
-        &repo,
-    );
+    let repo = fixture(tmp.path(), "single-junit4");
     let secret = tmp.path().join("private-key.pem");
     std::fs::write(&secret, "-----BEGIN PRIVATE KEY-----\nsecret: [not yaml\n").unwrap();
     std::fs::create_dir_all(repo.join(".github")).unwrap();
     symlink(&secret, repo.join(".github/uplift.yml")).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
-        .arg("--db")
-        .arg(tmp.path().join("journal.db"))
-        .arg("migrate")
-        .arg(&repo)
+    let out = migrate(tmp.path(), &repo)
         .arg("--no-build")
         .output()
         .unwrap();
@@ -217,4 +229,101 @@ fn a_linked_repository_config_is_not_read() {
         !all.contains("PRIVATE KEY") && !all.contains("not yaml"),
         "{all}"
     );
+}
+
+/// A repository's `budgets` may lower the limits, never raise them: in the CLI the user's own
+/// config file (else the defaults) is the ceiling, as the server's settings are in the app.
+/// The repository asks for a day per build; its hanging build dies at the user's 8 s.
+#[test]
+fn a_repository_cannot_raise_the_users_limits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = fixture(tmp.path(), "hanging-build");
+    std::fs::create_dir_all(repo.join(".github")).unwrap();
+    let offline = std::fs::read_to_string(support::support_file("offline.yml")).unwrap();
+    std::fs::write(
+        repo.join(".github/uplift.yml"),
+        format!(
+            "{offline}budgets:\n  build_timeout_secs: 86400\n  max_wall_secs: 86400\n  max_llm_calls: 100000\n  max_cost_usd: 100000\n"
+        ),
+    )
+    .unwrap();
+    let xdg = tmp.path().join("xdg");
+    std::fs::create_dir_all(xdg.join("uplift")).unwrap();
+    std::fs::write(
+        xdg.join("uplift/config.yml"),
+        "budgets:\n  build_timeout_secs: 8\n",
+    )
+    .unwrap();
+    let report_path = tmp.path().join("report.json");
+    let mut child = migrate(tmp.path(), &repo)
+        .arg("--maven-arg=-s")
+        .arg(format!(
+            "--maven-arg={}",
+            support::support_file("maven-settings-offline.xml")
+        ))
+        .arg("--report-json")
+        .arg(&report_path)
+        .env("XDG_CONFIG_HOME", &xdg)
+        .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(150);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the repository's build timeout was used, not the user's 8 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert_eq!(status.code(), Some(4));
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report_path).unwrap()).unwrap();
+    assert_eq!(report["outcome"], "INCOMPLETE");
+    assert!(
+        report.to_string().contains("\"timed_out\":true"),
+        "{report}"
+    );
+}
+
+/// A file name that is not UTF-8 (git and tar carry any bytes) is refused with its name shown
+/// lossily, and the run goes on with the rest: the journal holds only text.
+#[test]
+fn a_file_name_that_is_not_utf8_is_refused_not_fatal() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = fixture(tmp.path(), "single-junit4");
+    let tests = walkdir::WalkDir::new(repo.join("src/test/java"))
+        .into_iter()
+        .flatten()
+        .find(|e| e.path().extension().is_some_and(|x| x == "java"))
+        .unwrap()
+        .into_path();
+    let odd = tests
+        .parent()
+        .unwrap()
+        .join(std::ffi::OsStr::from_bytes(b"Odd\xff.java"));
+    std::fs::write(&odd, JUNIT4_TEST).unwrap();
+    let (code, report) = migrate_no_build(tmp.path(), &repo);
+    assert_eq!(code, Some(4), "{report}");
+    let refused = report["refused"].as_array().unwrap();
+    assert!(
+        refused.iter().any(
+            |r| r["path"].as_str().unwrap().ends_with("Odd\u{fffd}.java")
+                && r["reason"]["kind"] == "not_utf8"
+        ),
+        "{refused:?}"
+    );
+    assert!(
+        std::fs::read_to_string(&tests)
+            .unwrap()
+            .contains("org.junit.jupiter"),
+        "the rest was migrated"
+    );
+    assert_eq!(std::fs::read(&odd).unwrap(), JUNIT4_TEST.as_bytes());
 }

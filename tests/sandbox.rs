@@ -1,7 +1,8 @@
-//! The build sandbox against a hostile repository (`tests/fixtures/hostile`): its test tries
-//! to read the worker's environment and memory, a key file and the journal database, to
-//! write outside the work tree, to reach loopback services and to leave a process behind,
-//! and fails with what it found. Under `uplift migrate` it must find nothing; run directly
+//! The build sandbox against a hostile repository (`tests/fixtures/hostile`, a git checkout
+//! here): its test tries to read the worker's environment and memory, a key file and the
+//! journal database, to write outside the work tree or into its `.git` (whose config and
+//! hooks git runs on the host), to reach loopback services, to leave a process behind and to
+//! plant a git repository of its own in the work tree, and fails with what it found. Under `uplift migrate` it must find nothing; run directly
 //! on the host (the control) the same test must find the escapes, so the probe is proven.
 
 use std::collections::BTreeMap;
@@ -42,6 +43,8 @@ fn hostile_with(extra: &str) -> Hostile {
     std::fs::create_dir_all(&outside).unwrap();
     let canary = format!("canary-{}", uuid::Uuid::new_v4().simple());
     std::fs::write(outside.join("key.pem"), format!("{canary}\n")).unwrap();
+    // A checkout, as the app's clones and most CLI users' projects are.
+    git2::Repository::init(&project).unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     listener.set_nonblocking(true).unwrap();
     // Unique per test: the control's sleeper must not be taken for the sandbox's.
@@ -56,10 +59,13 @@ fn hostile_with(extra: &str) -> Hostile {
         resources.join("hostile-targets.properties"),
         format!(
             "canary={canary}\nsleeper={sleeper}\nread.key={key}\nread.journal={journal}\n\
-             write.outside={outside}\nconnect.app=127.0.0.1:{port}\nconnect.postgres=127.0.0.1:5432\n{extra}",
+             write.outside={outside}\nwrite.git={git}\nplant.repository={src}\n\
+             connect.app=127.0.0.1:{port}\nconnect.postgres=127.0.0.1:5432\n{extra}",
             key = outside.join("key.pem").display(),
             journal = dir.path().join("journal.db").display(),
             outside = outside.display(),
+            git = project.join(".git").display(),
+            src = project.join("src").display(),
             port = listener.local_addr().unwrap().port(),
         ),
     )
@@ -105,6 +111,7 @@ fn findings(project: &Path) -> String {
 /// (and so in its memory) and checks that the build found nothing and left nothing behind.
 fn migrate_in_sandbox(h: &Hostile, settings: &str) -> Value {
     let before = snapshot(&h.outside);
+    let git_before = snapshot(&h.project.join(".git"));
     let report = h.dir.path().join("report.json");
     let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
         .arg("--db")
@@ -143,6 +150,27 @@ fn migrate_in_sandbox(h: &Hostile, settings: &str) -> Value {
         before,
         "nothing outside the work tree changes"
     );
+    assert_eq!(
+        snapshot(&h.project.join(".git")),
+        git_before,
+        "the work tree's git directory is the same"
+    );
+    assert!(
+        !h.project.join("src/.git").exists(),
+        "the repository the build planted is gone"
+    );
+    // Every build (baseline, validation) planted it and had it removed, as its record says.
+    let builds: Vec<&Value> = report["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| [&e["result"]["run"], &e["result"]["build"]["run"]])
+        .filter(|run| run.is_object())
+        .collect();
+    assert!(builds.len() >= 2, "{report}");
+    for run in builds {
+        assert_eq!(run["git_removed"], serde_json::json!(["src/.git"]), "{run}");
+    }
     assert!(
         h.listener.accept().is_err(),
         "no connection reached the host's loopback"
@@ -225,12 +253,18 @@ fn the_same_build_escapes_on_the_host() {
         let _ = Command::new("kill").arg(pid.to_string()).status();
     }
     let log = String::from_utf8_lossy(&status.stdout);
+    let wrote_git = format!(
+        "wrote {}",
+        h.project.join(".git/planted-by-hostile-test").display()
+    );
     for kind in [
         "holds the canary",
         "read ",
         "wrote ",
+        &wrote_git,
         "connected to 127.0.0.1",
     ] {
         assert!(found.contains(kind), "{kind} not found in: {found}\n{log}");
     }
+    assert!(h.project.join("src/.git/config").is_file(), "{found}");
 }

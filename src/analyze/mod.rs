@@ -578,7 +578,9 @@ fn files_under(
             let Ok(rel) = entry.path().strip_prefix(root) else {
                 continue;
             };
-            if entry.path_is_symlink() {
+            if rel.to_str().is_none() {
+                refused.push(Refusal::not_utf8(rel, Origin::Repository));
+            } else if entry.path_is_symlink() {
                 refused.push(Refusal {
                     path: rel.to_path_buf(),
                     origin: Origin::Repository,

@@ -8,6 +8,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpStream, UnixListener, UnixStream};
@@ -16,6 +17,15 @@ use tokio::net::{TcpStream, UnixListener, UnixStream};
 const DEFAULT_HOSTS: &[&str] = &["repo.maven.apache.org:443", "repo1.maven.org:443"];
 /// Largest request head the proxy reads before it refuses.
 const MAX_HEAD: usize = 16 * 1024;
+/// Connections one build may hold open at once (each is a descriptor of the worker, which
+/// serves webhooks too); Maven uses a handful.
+const MAX_CLIENTS: usize = 128;
+/// Time a client gets to send its request head.
+const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// Refused destinations kept for the journal, each cut to [`MAX_REFUSED_CHARS`]; the rest
+/// are counted.
+const MAX_REFUSED: usize = 100;
+const MAX_REFUSED_CHARS: usize = 200;
 /// The relay's port inside the sandbox.
 pub const RELAY_PORT: u16 = 3128;
 
@@ -95,29 +105,67 @@ pub fn maven_proxy_settings() -> String {
     )
 }
 
+/// What the proxy refused: the first [`MAX_REFUSED`] destinations, and how many more.
+#[derive(Default)]
+struct Refused {
+    shown: BTreeSet<String>,
+    more: usize,
+}
+
+impl Refused {
+    fn note(&mut self, target: &str) {
+        if target.is_empty() {
+            return;
+        }
+        let mut kept: String = target.chars().take(MAX_REFUSED_CHARS).collect();
+        if kept.len() < target.len() {
+            kept.push('…');
+        }
+        if self.shown.len() < MAX_REFUSED || self.shown.contains(&kept) {
+            self.shown.insert(kept);
+        } else {
+            self.more += 1;
+        }
+    }
+}
+
 /// A running proxy for one build; stops when dropped.
 pub struct EgressProxy {
     task: tokio::task::JoinHandle<()>,
-    refused: Arc<Mutex<BTreeSet<String>>>,
+    refused: Arc<Mutex<Refused>>,
 }
 
 impl EgressProxy {
     pub fn start(socket: &Path, allow: Allowlist) -> std::io::Result<Self> {
         let listener = UnixListener::bind(socket)?;
-        let refused = Arc::new(Mutex::new(BTreeSet::new()));
+        let refused = Arc::new(Mutex::new(Refused::default()));
         let allow = Arc::new(allow);
+        let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CLIENTS));
         let task = {
             let refused = refused.clone();
             tokio::spawn(async move {
-                while let Ok((client, _)) = listener.accept().await {
+                while let Ok((mut client, _)) = listener.accept().await {
                     let (allow, refused) = (allow.clone(), refused.clone());
+                    let note = move |target: &str| {
+                        refused
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .note(target)
+                    };
+                    let Ok(slot) = slots.clone().try_acquire_owned() else {
+                        note(&format!("(more than {MAX_CLIENTS} connections at once)"));
+                        tokio::spawn(async move {
+                            let _ = client
+                                .write_all(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                                .await;
+                        });
+                        continue;
+                    };
                     tokio::spawn(async move {
                         if let Err(target) = serve(client, &allow).await {
-                            refused
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .insert(target);
+                            note(&target);
                         }
+                        drop(slot);
                     });
                 }
             })
@@ -127,12 +175,12 @@ impl EgressProxy {
 
     /// Destinations the build asked for and did not get.
     pub fn refused(&self) -> Vec<String> {
-        self.refused
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .iter()
-            .cloned()
-            .collect()
+        let refused = self.refused.lock().unwrap_or_else(|e| e.into_inner());
+        let mut list: Vec<String> = refused.shown.iter().cloned().collect();
+        if refused.more > 0 {
+            list.push(format!("… {} more refused", refused.more));
+        }
+        list
     }
 }
 
@@ -147,7 +195,12 @@ async fn serve(mut client: UnixStream, allow: &Allowlist) -> Result<(), String> 
     let mut head = Vec::with_capacity(1024);
     let mut buf = [0u8; 4096];
     let end = loop {
-        let n = client.read(&mut buf).await.map_err(|_| String::new())?;
+        let read = tokio::time::timeout(HEAD_TIMEOUT, client.read(&mut buf)).await;
+        let n = match read {
+            Ok(Ok(n)) => n,
+            Ok(Err(_)) => return Err(String::new()),
+            Err(_) => return Err("(no request within the time limit)".into()),
+        };
         if n == 0 {
             return Ok(());
         }
@@ -302,5 +355,42 @@ mod tests {
                 "http://evil.example/exfil?k=v"
             ]
         );
+    }
+
+    /// A build holds connections open without a word, or asks for endless destinations: the
+    /// worker's descriptors and memory (and the journal) stay bounded.
+    #[tokio::test]
+    async fn a_build_cannot_exhaust_the_worker_through_the_proxy() {
+        let dir = tempfile::tempdir().unwrap();
+        let socket = dir.path().join("egress.sock");
+        let proxy = EgressProxy::start(&socket, Allowlist::default()).unwrap();
+        let mut idle = Vec::new();
+        for _ in 0..MAX_CLIENTS {
+            idle.push(UnixStream::connect(&socket).await.unwrap());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let busy = ask(&socket, "GET http://x.example/ HTTP/1.1\r\n\r\n").await;
+        assert!(busy.starts_with("HTTP/1.1 503"), "{busy}");
+        drop(idle);
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let long = "x".repeat(8000);
+        for i in 0..MAX_REFUSED + 50 {
+            let denied = ask(
+                &socket,
+                &format!("CONNECT {i}-{long}.example:443 HTTP/1.1\r\n\r\n"),
+            )
+            .await;
+            assert!(denied.starts_with("HTTP/1.1 403"), "{denied}");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        let refused = proxy.refused();
+        assert_eq!(refused.len(), MAX_REFUSED + 1, "{refused:?}");
+        assert!(
+            refused
+                .iter()
+                .all(|r| r.chars().count() <= MAX_REFUSED_CHARS + 1),
+            "{refused:?}"
+        );
+        assert_eq!(refused.last().unwrap(), "… 51 more refused");
     }
 }

@@ -13,7 +13,7 @@ use tokio::process::Command;
 
 use super::egress::{self, EgressProxy};
 use super::jdk::Jdk;
-use super::sandbox::{EGRESS_SETTINGS, Isolation, Network, Spec};
+use super::sandbox::{self, EGRESS_SETTINGS, Isolation, Network, Spec};
 pub use crate::evidence::BuildRun;
 use crate::redact::redact;
 
@@ -214,6 +214,13 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
         .tempdir()
         .map_err(MavenError::Spawn)?;
     let mut egress = None;
+    // The work tree's git directories: read-only to the build, and none may be added.
+    let git_before = sandbox::git_entries(req.root);
+    let git_read_only: Vec<PathBuf> = git_before
+        .iter()
+        .filter(|p| !p.is_symlink())
+        .cloned()
+        .collect();
     let mut cmd = match req.isolation {
         Some(iso) => {
             let network = match &iso.access.egress {
@@ -242,6 +249,7 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
             );
             let spec = Spec {
                 work_tree: req.root,
+                read_only_inside: &git_read_only,
                 scratch: scratch.path(),
                 read_only,
                 access: &iso.access,
@@ -301,6 +309,7 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
         let _ = err.await;
     })
     .await;
+    let git_removed = sandbox::remove_planted_git(req.root, &git_before);
     let c = capture.lock().unwrap_or_else(|e| e.into_inner());
     // Paths relative to the project, as every other report line names files: the server's
     // work directory is nobody's business and differs between runs.
@@ -327,6 +336,7 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
             .map(|iso| iso.sandbox.describe(iso.access.egress.is_some())),
         egress_refused: egress.map(|p| p.refused()).unwrap_or_default(),
         deprecations: c.deprecations.iter().map(relative).collect(),
+        git_removed,
     })
 }
 

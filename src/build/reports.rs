@@ -4,6 +4,10 @@ use std::path::{Path, PathBuf};
 
 pub use crate::evidence::{TestResults, TestStatus};
 
+/// Largest report read. Surefire's reports are kilobytes to megabytes; a build can write
+/// one of gigabytes, which must not land in the worker's memory.
+pub const MAX_REPORT_BYTES: u64 = 128 << 20;
+
 fn report_dirs(root: &Path) -> Vec<PathBuf> {
     super::output_tree(root)
         .filter(|e| {
@@ -80,8 +84,14 @@ pub fn collect(root: &Path) -> TestResults {
         files.sort();
         for file in files {
             results.report_files += 1;
-            let rel = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
-            match std::fs::read_to_string(&file)
+            // Shown lossily: the build names these files, and the journal holds text.
+            let rel = PathBuf::from(
+                file.strip_prefix(root)
+                    .unwrap_or(&file)
+                    .to_string_lossy()
+                    .into_owned(),
+            );
+            match read_report(&file)
                 .map_err(|e| e.to_string())
                 .and_then(|t| parse(&t))
             {
@@ -99,6 +109,22 @@ pub fn collect(root: &Path) -> TestResults {
         }
     }
     results
+}
+
+/// A report's text, unless it is larger than [`MAX_REPORT_BYTES`].
+fn read_report(file: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)?
+        .take(MAX_REPORT_BYTES + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_REPORT_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {} MiB, not read", MAX_REPORT_BYTES >> 20),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
 fn severity(s: TestStatus) -> u8 {
@@ -192,5 +218,27 @@ mod tests {
         let r = collect(&dir.path().join("project"));
         assert_eq!(r.report_files, 1);
         assert_eq!(r.tests.keys().cloned().collect::<Vec<_>>(), ["p.T#a"]);
+    }
+
+    /// A build can write a report of gigabytes (up to the sandbox's file size limit): it is
+    /// named unreadable, not read into the worker's memory.
+    #[test]
+    fn an_oversized_report_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let reports = dir.path().join("target/surefire-reports");
+        std::fs::create_dir_all(&reports).unwrap();
+        std::fs::write(dir.path().join("pom.xml"), "<project/>").unwrap();
+        std::fs::File::create(reports.join("TEST-big.xml"))
+            .unwrap()
+            .set_len(MAX_REPORT_BYTES + 1)
+            .unwrap();
+        let r = collect(dir.path());
+        assert_eq!(r.report_files, 1);
+        assert_eq!(r.unreadable.len(), 1);
+        assert!(
+            r.unreadable[0].1.contains("larger than"),
+            "{:?}",
+            r.unreadable
+        );
     }
 }

@@ -155,10 +155,12 @@ impl HostAccess {
             .map(|home| Path::new(&home).join(".m2/settings.xml"))
             .filter(|f| f.is_file());
         for file in settings.iter().chain(&access.user_settings) {
-            if let Some(repo) = std::fs::read_to_string(file)
-                .ok()
-                .and_then(|xml| setting(&xml, "localRepository"))
-            {
+            let Ok(xml) = std::fs::read_to_string(file) else {
+                continue;
+            };
+            // The build can read these files: whatever it prints of them is masked.
+            register_credentials(&xml);
+            if let Some(repo) = setting(&xml, "localRepository") {
                 access.writable.push(PathBuf::from(repo));
             }
         }
@@ -175,6 +177,22 @@ impl HostAccess {
         access.egress = (!offline).then(|| Allowlist::from_settings(&all_settings));
         access.read_only.extend(settings);
         access
+    }
+}
+
+/// Registers the credentials of a Maven settings file (servers' and proxies' passwords and
+/// passphrases) as secrets for redaction.
+fn register_credentials(xml: &str) {
+    let Ok(doc) = roxmltree::Document::parse(xml) else {
+        return;
+    };
+    for node in doc
+        .descendants()
+        .filter(|n| matches!(n.tag_name().name(), "password" | "passphrase"))
+    {
+        if let Some(value) = node.text() {
+            crate::redact::register(value);
+        }
     }
 }
 
@@ -201,6 +219,9 @@ pub struct Isolation {
 pub struct Spec<'a> {
     /// Read-write, at the same path inside (paths in errors and reports stay true).
     pub work_tree: &'a Path,
+    /// Entries inside the work tree bound read-only over it: its git directories
+    /// ([`git_entries`]), whose config and hooks git runs on the host.
+    pub read_only_inside: &'a [PathBuf],
     /// Per-build scratch directory: `/tmp` and the build's home inside.
     pub scratch: &'a Path,
     /// Read-only host paths the command itself needs (JDK and Maven homes).
@@ -242,6 +263,7 @@ impl Sandbox {
         let probe = std::process::Command::new(&sandbox.bwrap)
             .args(sandbox.bwrap_args(&Spec {
                 work_tree: scratch.path(),
+                read_only_inside: &[],
                 scratch: scratch.path(),
                 read_only: Vec::new(),
                 access: &HostAccess::default(),
@@ -374,6 +396,11 @@ impl Sandbox {
             a.extend([o("--ro-bind"), o(file), o(&m2("settings.xml"))]);
         }
         bind_path(&mut a, "--bind", spec.work_tree);
+        for p in spec.read_only_inside {
+            // Through its real path, which is where the work tree's bind put it.
+            let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+            a.extend([o("--ro-bind"), o(&real), o(&real)]);
+        }
         for (k, v) in &spec.env {
             a.extend([o("--setenv"), o(k), o(v)]);
         }
@@ -412,6 +439,50 @@ impl Sandbox {
         a.extend(spec.args.iter().map(OsString::from));
         a
     }
+}
+
+/// Every `.git` entry below a work tree (the checkout's own, a nested repository's, a
+/// submodule's link file), not descending into them. git on the host trusts what is in
+/// them (`core.fsmonitor`, hooks, `remote.origin.url` for the app's push with its token),
+/// and a checkout never brings them: only a build could write them.
+pub fn git_entries(work_tree: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut walk = walkdir::WalkDir::new(work_tree).into_iter();
+    while let Some(entry) = walk.next() {
+        let Ok(e) = entry else { continue };
+        if e.depth() > 0 && e.file_name() == ".git" {
+            if e.file_type().is_dir() {
+                walk.skip_current_dir();
+            }
+            found.push(e.into_path());
+        }
+    }
+    found
+}
+
+/// Removes the `.git` entries a build created in its work tree (anything named `.git` that
+/// `before` does not list; links are removed, not followed) and returns them relative to
+/// the work tree. What was there before was read-only to the build.
+pub fn remove_planted_git(work_tree: &Path, before: &[PathBuf]) -> Vec<String> {
+    let mut removed = Vec::new();
+    for path in git_entries(work_tree) {
+        if before.contains(&path) {
+            continue;
+        }
+        let gone = match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_dir() => std::fs::remove_dir_all(&path),
+            _ => std::fs::remove_file(&path),
+        };
+        if gone.is_ok() {
+            removed.push(
+                path.strip_prefix(work_tree)
+                    .unwrap_or(&path)
+                    .display()
+                    .to_string(),
+            );
+        }
+    }
+    removed
 }
 
 fn o<S: AsRef<OsStr> + ?Sized>(s: &S) -> OsString {
@@ -506,6 +577,31 @@ mod tests {
             0,
             "nothing is bound that the operator did not name"
         );
+    }
+
+    /// The operator's settings files are readable in the sandbox (Maven needs them), so a
+    /// build can print their credentials: every one is registered for redaction, and what
+    /// the build printed reaches the journal, PR and check runs masked.
+    #[test]
+    fn credentials_in_the_operators_settings_are_redacted() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = dir.path().join("settings.xml");
+        std::fs::write(
+            &settings,
+            "<settings><servers><server><id>nexus</id><username>ci</username>\
+             <password>Nx-9f2Q</password><passphrase>pp-77Lk</passphrase></server></servers>\
+             <proxies><proxy><password>px-3Rr8</password></proxy></proxies></settings>",
+        )
+        .unwrap();
+        let args: Vec<String> = ["-s", settings.to_str().unwrap()].map(String::from).into();
+        HostAccess::from_operator_args(&args, None);
+        let printed = crate::redact::redact(
+            "<password>Nx-9f2Q</password> <passphrase>pp-77Lk</passphrase> px-3Rr8 user ci",
+        );
+        for secret in ["Nx-9f2Q", "pp-77Lk", "px-3Rr8"] {
+            assert!(!printed.contains(secret), "{printed}");
+        }
+        assert!(printed.contains("user ci"), "{printed}");
     }
 
     #[test]

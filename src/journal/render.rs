@@ -547,6 +547,12 @@ fn evidence(result: &StepResult) -> String {
     }
 }
 
+/// Text in one table cell: titles and details carry the repository's file names, which may
+/// hold `|` and line breaks.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace(['\r', '\n'], " ")
+}
+
 /// One row per planned task: what it is, which tier handled it, its status and what changed.
 pub fn tasks_table(journal: &Journal) -> String {
     let mut md =
@@ -554,15 +560,14 @@ pub fn tasks_table(journal: &Journal) -> String {
     for t in journal.tasks() {
         let rec = journal.task_records().filter(|r| r.task_id == t.id).last();
         let status = rec.map_or("not run", |r| status_mark(r.status));
-        let detail = rec
-            .map(|r| r.reason.clone().unwrap_or_else(|| r.changes.join("; ")))
-            .unwrap_or_default()
-            .replace('|', "\\|")
-            .replace('\n', " ");
+        let detail = cell(
+            &rec.map(|r| r.reason.clone().unwrap_or_else(|| r.changes.join("; ")))
+                .unwrap_or_default(),
+        );
         let _ = writeln!(
             md,
             "| {} | {} | {} | {status} | {detail} |",
-            t.title.replace('|', "\\|"),
+            cell(&t.title),
             t.recipes.join(", "),
             rec.map_or("-", |r| r.tier.as_str()),
         );
@@ -582,12 +587,22 @@ pub fn test_counts(t: &crate::evidence::TestResults) -> (usize, usize, usize) {
 
 /// The terminal summary printed at the end of `uplift migrate`.
 /// Whether a build ran in the sandbox: a user must know when untrusted code ran unconfined.
+/// A build that planted git directories in the work tree (their config and hooks would run
+/// on the host) is named as hostile too.
 fn isolation(run: &crate::evidence::BuildRun) -> String {
-    match &run.sandbox {
+    let how = match &run.sandbox {
         Some(how) => format!("sandboxed ({how})"),
         None => {
             "NOT sandboxed: the project's build and tests ran with this machine's access".into()
         }
+    };
+    if run.git_removed.is_empty() {
+        how
+    } else {
+        format!(
+            "{how}; it planted git directories, removed: {}",
+            run.git_removed.join(", ")
+        )
     }
 }
 
@@ -660,4 +675,40 @@ pub fn summary(journal: &Journal) -> String {
         journal.run_id, journal.run_id
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::journal::{Entry, Stage, Task};
+
+    /// A repository names its files, newlines and pipes included: each task stays one row
+    /// of the table, and no line of the PR body is the repository's.
+    #[test]
+    fn a_file_name_cannot_break_out_of_its_table_row() {
+        let journal = Journal {
+            run_id: "r".into(),
+            entries: vec![Entry::bare(
+                1,
+                Stage::Plan,
+                "R5",
+                StepResult::Planned {
+                    tasks: vec![Task {
+                        id: "t".into(),
+                        title: "Migrate src/Nl\r\n## Injected | x.java to JUnit 5".into(),
+                        recipes: vec!["junit4-to-jupiter".into()],
+                        files: vec![],
+                        reason: String::new(),
+                    }],
+                    decisions: vec![],
+                },
+            )],
+        };
+        let table = tasks_table(&journal);
+        assert_eq!(table.lines().count(), 3, "{table}");
+        assert!(
+            table.contains("| Migrate src/Nl  ## Injected \\| x.java to JUnit 5 |"),
+            "{table}"
+        );
+    }
 }

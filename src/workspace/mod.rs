@@ -10,6 +10,7 @@ use git2::{
     build::RepoBuilder,
 };
 
+use crate::repo_path::{Gate, Origin};
 use crate::secrets::Secret;
 
 pub const BRANCH_PREFIX: &str = "uplift/java-";
@@ -116,7 +117,12 @@ pub fn commit_files(
 ) -> anyhow::Result<Option<Oid>> {
     let mut index = repo.index()?;
     let workdir = repo.workdir().context("bare repository")?.to_path_buf();
+    // libgit2 reads a path through linked directories: a build may have replaced one on the
+    // way with a link out of the work tree since the file was written.
+    let gate = Gate::new(&workdir, Origin::Builtin);
     for f in files {
+        gate.resolve(f)
+            .with_context(|| format!("cannot stage {}", f.display()))?;
         let staged = if workdir.join(f).exists() {
             index.add_path(f)
         } else {
@@ -278,5 +284,33 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    /// A build replaced a directory the migration wrote into with a link out of the work
+    /// tree: the file of the same name there (another checkout's pom, say) is not committed
+    /// and pushed.
+    #[test]
+    fn a_written_file_behind_a_planted_link_is_not_committed() {
+        let (dir, repo, _) = setup();
+        let app = Author::for_app("uplift");
+        let work = dir.path().join("work");
+        std::fs::create_dir_all(work.join("m")).unwrap();
+        std::fs::write(work.join("m/pom.xml"), "<project/>\n").unwrap();
+        let written = [PathBuf::from("m/pom.xml")];
+        let first = commit_files(&repo, &written, "migrate", &app)
+            .unwrap()
+            .unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("pom.xml"), "host secret\n").unwrap();
+        std::fs::remove_dir_all(work.join("m")).unwrap();
+        std::os::unix::fs::symlink(&outside, work.join("m")).unwrap();
+        let err = commit_files(&repo, &written, "again", &app).unwrap_err();
+        assert!(format!("{err:#}").contains("symbolic link"), "{err:#}");
+        assert_eq!(head_sha(&repo).unwrap(), first);
+        let index = repo.index().unwrap();
+        let staged = index.get_path(Path::new("m/pom.xml"), 0).unwrap();
+        let blob = repo.find_blob(staged.id).unwrap();
+        assert_eq!(blob.content(), b"<project/>\n");
     }
 }

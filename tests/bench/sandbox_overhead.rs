@@ -50,6 +50,7 @@ fn main() {
                 sandbox
                     .command(&Spec {
                         work_tree: work.path(),
+                        read_only_inside: &[],
                         scratch: scratch.path(),
                         read_only: vec![java_home.clone()],
                         access: &access,
