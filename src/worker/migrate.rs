@@ -47,6 +47,8 @@ struct Publisher {
     run: RunContext,
     /// The repository's default branch, which the PR targets.
     base_branch: String,
+    /// Where the repository was cloned from: the only URL pushed to.
+    clone_url: String,
     checkpoint: Checkpoint,
     started: Instant,
     /// Looked up at the first publish when no PR is open: the PR the app closed because an
@@ -204,6 +206,7 @@ impl Publisher {
                 tokio::task::block_in_place(|| {
                     workspace::push(
                         repo,
+                        &self.clone_url,
                         &token,
                         &self.run.branch,
                         commit,
@@ -428,6 +431,7 @@ pub async fn run(
         request: request.clone(),
         run: run_ctx,
         base_branch: info.default_branch.clone(),
+        clone_url: info.clone_url.clone(),
         checkpoint,
         started: Instant::now(),
         parked: None,

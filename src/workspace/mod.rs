@@ -53,10 +53,19 @@ pub enum RemoteBranch {
     },
 }
 
-fn callbacks(token: &Secret) -> RemoteCallbacks<'_> {
+/// Gives the token to `url` alone: a remote any repository file could have redirected
+/// (`.git/config`, a build's doing) never receives it.
+fn callbacks<'a>(token: &'a Secret, url: &'a str) -> RemoteCallbacks<'a> {
     let mut cb = RemoteCallbacks::new();
-    cb.credentials(move |_url, _user, _allowed| {
-        Cred::userpass_plaintext("x-access-token", token.expose())
+    cb.credentials(move |asked, _user, _allowed| {
+        if asked == url {
+            Cred::userpass_plaintext("x-access-token", token.expose())
+        } else {
+            Err(git2::Error::from_str(&format!(
+                "no credentials for {}",
+                crate::redact::redact(asked)
+            )))
+        }
     });
     cb
 }
@@ -64,7 +73,7 @@ fn callbacks(token: &Secret) -> RemoteCallbacks<'_> {
 /// Clones `url` into `dest` (which must not exist) with every branch of the remote.
 pub fn clone(url: &str, token: &Secret, dest: &Path) -> anyhow::Result<Repository> {
     let mut fetch = FetchOptions::new();
-    fetch.remote_callbacks(callbacks(token));
+    fetch.remote_callbacks(callbacks(token, url));
     RepoBuilder::new()
         .fetch_options(fetch)
         .clone(url, dest)
@@ -152,6 +161,7 @@ pub fn same_tree(repo: &Repository, a: Oid, b: Oid) -> anyhow::Result<bool> {
 /// rejections through `push_update_reference`, not through `push`'s result.
 pub fn push(
     repo: &Repository,
+    url: &str,
     token: &Secret,
     branch: &str,
     commit: Oid,
@@ -161,7 +171,7 @@ pub fn push(
     repo.reference(&local, commit, true, "uplift: migration branch")?;
     let mut rejected: Option<String> = None;
     {
-        let mut cb = callbacks(token);
+        let mut cb = callbacks(token, url);
         cb.push_update_reference(|refname, status| {
             if let Some(msg) = status {
                 rejected = Some(format!("{refname}: {msg}"));
@@ -171,7 +181,8 @@ pub fn push(
         let mut opts = PushOptions::new();
         opts.remote_callbacks(cb);
         let spec = format!("{}{local}:{local}", if force { "+" } else { "" });
-        repo.find_remote("origin")?
+        // To the URL the repository was cloned from, not the `origin` its config names.
+        repo.remote_anonymous(url)?
             .push(&[spec.as_str()], Some(&mut opts))
             .context("push failed")?;
     }
@@ -237,7 +248,14 @@ mod tests {
             tree.get_path(Path::new("target/A.class")).is_err(),
             "build output is never committed"
         );
-        push(&repo, &token, "uplift/java-17", ours, false).unwrap();
+        let remote = dir.path().join("remote.git");
+        let url = remote.to_str().unwrap();
+        // A build pointed `origin` elsewhere: the push still goes where the clone came from.
+        let evil = Repository::init_bare(dir.path().join("evil.git")).unwrap();
+        repo.remote_set_url("origin", evil.path().to_str().unwrap())
+            .unwrap();
+        push(&repo, url, &token, "uplift/java-17", ours, false).unwrap();
+        assert!(evil.find_reference("refs/heads/uplift/java-17").is_err());
 
         // A second clone sees the branch as ours; a human commit on it makes it edited.
         let other = super::clone(
@@ -261,12 +279,12 @@ mod tests {
                 &[&parent],
             )
             .unwrap();
-        push(&other, &token, "uplift/java-17", human, false).unwrap();
+        push(&other, url, &token, "uplift/java-17", human, false).unwrap();
 
         // The first clone's stale view: a non-force push of a divergent commit is rejected.
         std::fs::write(dir.path().join("work/a.txt"), "three\n").unwrap();
         let diverged = commit_files(&repo, &a, "again", &app).unwrap().unwrap();
-        let err = push(&repo, &token, "uplift/java-17", diverged, false).unwrap_err();
+        let err = push(&repo, url, &token, "uplift/java-17", diverged, false).unwrap_err();
         assert!(
             err.to_string().contains("rejected") || err.to_string().contains("push"),
             "{err}"
