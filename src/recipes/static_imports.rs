@@ -263,8 +263,11 @@ fn inherits_nothing(n: Node) -> bool {
                     return false;
                 }
             }
-            "object_creation_expression" if p.child_by_field_name("body").is_some() => {
-                return false;
+            "object_creation_expression" => {
+                let mut c = p.walk();
+                if p.children(&mut c).any(|k| k.kind() == "class_body") {
+                    return false;
+                }
             }
             _ => {}
         }
