@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::edit::{self, Edit, deletion_span, line_ending, whole_line};
 use crate::java_syntax::{self, Import};
 
-use super::{FileResult, idioms, java_types};
+use super::{FileResult, idioms, java_types, static_imports};
 use crate::config::IDIOMS;
 
 /// tree-sitter-java for ast-grep. `$` is a legal Java identifier character, so
@@ -232,6 +232,15 @@ impl JavaRecipe {
                 current = t;
             }
         }
+        // Statically imported members a rule rewrites are written with their owner first.
+        let qualified = static_imports::qualify(&current, |text| {
+            let (edits, _) = self.fix_pass(text, &mut Vec::new());
+            edits.into_iter().map(|e| e.range).collect()
+        });
+        let unqualified = current.clone();
+        if let Some(q) = &qualified {
+            current = q.text.clone();
+        }
         let mut fired: BTreeSet<usize> = BTreeSet::new();
         for _pass in 0..4 {
             let (edits, hits) = self.fix_pass(&current, &mut result.changes);
@@ -247,8 +256,19 @@ impl JavaRecipe {
                 }
             }
         }
+        if fired.is_empty() {
+            current = unqualified;
+        }
         if current != src {
             current = self.fix_imports(&current, &fired);
+            if let Some(q) = qualified.filter(|_| !fired.is_empty()) {
+                let unused: Vec<Edit> = q
+                    .unused_static_imports(&current)
+                    .into_iter()
+                    .map(|r| Edit::replace(r, ""))
+                    .collect();
+                current = edit::apply(&current, &unused).unwrap_or(current);
+            }
             match java_syntax::parse(&current) {
                 Some(p) if p.syntax_error.is_none() => result.text = Some(current.clone()),
                 _ => {

@@ -103,8 +103,15 @@ impl<'a> Scope<'a> {
                 node.child_by_field_name("type").map(text)
             }
             "method_invocation" => {
-                let object = node.child_by_field_name("object")?;
                 let name = java_syntax::text(node.child_by_field_name("name")?, self.src);
+                let no_args = node
+                    .child_by_field_name("arguments")
+                    .is_some_and(|a| a.named_child_count() == 0);
+                // Object.getClass() is final: on any receiver, or none, it is a Class.
+                if name == "getClass" && no_args {
+                    return Some("java.lang.Class".into());
+                }
+                let object = node.child_by_field_name("object")?;
                 let owner = self.written_type(object)?;
                 FACTORIES
                     .iter()
@@ -112,10 +119,65 @@ impl<'a> Scope<'a> {
                     .map(|(_, _, returns)| returns.to_string())
             }
             "string_literal" => Some("String".into()),
+            "decimal_integer_literal"
+            | "hex_integer_literal"
+            | "octal_integer_literal"
+            | "binary_integer_literal" => Some(
+                if text(node).ends_with(['l', 'L']) {
+                    "long"
+                } else {
+                    "int"
+                }
+                .into(),
+            ),
+            "decimal_floating_point_literal" | "hex_floating_point_literal" => Some(
+                if text(node).ends_with(['f', 'F']) {
+                    "float"
+                } else {
+                    "double"
+                }
+                .into(),
+            ),
+            "character_literal" => Some("char".into()),
+            "true" | "false" => Some("boolean".into()),
+            "array_access" => {
+                let array = self.written_type(node.child_by_field_name("array")?)?;
+                array.strip_suffix("[]").map(str::to_string)
+            }
+            "binary_expression" => {
+                let op = java_syntax::text(node.child_by_field_name("operator")?, self.src);
+                match op {
+                    "+" | "-" | "*" | "/" | "%" => promoted(&[
+                        self.numeric_type(node.child_by_field_name("left")?)?,
+                        self.numeric_type(node.child_by_field_name("right")?)?,
+                    ]),
+                    "<" | ">" | "<=" | ">=" | "==" | "!=" | "&&" | "||" => Some("boolean".into()),
+                    _ => None,
+                }
+            }
+            "unary_expression" => {
+                let op = java_syntax::text(node.child_by_field_name("operator")?, self.src);
+                let operand = node.child_by_field_name("operand")?;
+                match op {
+                    "-" | "+" | "~" => promoted(&[self.numeric_type(operand)?]),
+                    "!" => Some("boolean".into()),
+                    _ => None,
+                }
+            }
             "class_literal" => Some("Class".into()),
             "parenthesized_expression" => node.named_child(0).and_then(|n| self.written_type(n)),
             _ => None,
         }
+    }
+
+    /// The primitive numeric type of an expression, a boxed operand unboxed (as binary
+    /// numeric promotion does).
+    fn numeric_type(&self, node: Node) -> Option<&'static str> {
+        let ty = self.written_type(node)?;
+        NUMERIC
+            .iter()
+            .find(|(prim, boxed)| ty == *prim || self.type_is(&ty, boxed))
+            .map(|(prim, _)| *prim)
     }
 
     /// `var x = new T(..)` is a T; any other `var` is unknown.
@@ -151,6 +213,11 @@ impl<'a> Scope<'a> {
             cur = p;
         }
         found
+    }
+
+    /// Whether the simple or qualified type name `written` denotes `fqn` in this file.
+    pub fn names(&self, written: &str, fqn: &str) -> bool {
+        self.type_is(written, fqn)
     }
 
     /// Whether a type spelled `written` in this file is `fqn`.
@@ -201,8 +268,8 @@ impl<'a> Scope<'a> {
     }
 }
 
-/// JDK static methods whose result type a receiver check needs (`Logger.getLogger(..)`
-/// is a Logger): owner, method, returned type.
+/// JDK methods whose result type a receiver check needs (`Logger.getLogger(..)` is a
+/// Logger, `Class.forName(..)` a Class): owner, method, returned type.
 const FACTORIES: &[(&str, &str, &str)] = &[
     (
         "java.util.logging.Logger",
@@ -227,7 +294,41 @@ const FACTORIES: &[(&str, &str, &str)] = &[
     ("java.lang.Runtime", "getRuntime", "java.lang.Runtime"),
     ("java.lang.Runtime", "version", "java.lang.Runtime.Version"),
     ("java.lang.Thread", "currentThread", "java.lang.Thread"),
+    (
+        "java.lang.Thread",
+        "getContextClassLoader",
+        "java.lang.ClassLoader",
+    ),
+    ("java.lang.Class", "forName", "java.lang.Class"),
+    ("java.lang.Class", "getClassLoader", "java.lang.ClassLoader"),
+    ("java.lang.ClassLoader", "loadClass", "java.lang.Class"),
+    (
+        "java.lang.ClassLoader",
+        "getSystemClassLoader",
+        "java.lang.ClassLoader",
+    ),
 ];
+
+/// The numeric primitives, widest first, with their boxes.
+const NUMERIC: &[(&str, &str)] = &[
+    ("double", "java.lang.Double"),
+    ("float", "java.lang.Float"),
+    ("long", "java.lang.Long"),
+    ("int", "java.lang.Integer"),
+    ("short", "java.lang.Short"),
+    ("byte", "java.lang.Byte"),
+    ("char", "java.lang.Character"),
+];
+
+/// Binary (or unary) numeric promotion: the widest of double, float, long, else int.
+fn promoted(operands: &[&str]) -> Option<String> {
+    let widest = NUMERIC[..3]
+        .iter()
+        .map(|(p, _)| *p)
+        .find(|p| operands.contains(p))
+        .unwrap_or("int");
+    Some(widest.to_string())
+}
 
 /// For `Runtime.Version` against `java.lang.Runtime.Version`: the type the first segment
 /// must resolve to (`java.lang.Runtime`), when the rest matches.

@@ -39,7 +39,7 @@ pub fn rewrite(src: &str) -> FileResult {
         };
         if !matches!(
             object.kind(),
-            "identifier" | "field_access" | "class_literal"
+            "identifier" | "field_access" | "class_literal" | "method_invocation"
         ) || !scope.denotes(object, "java.lang.Class")
         {
             return;

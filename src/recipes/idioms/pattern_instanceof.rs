@@ -1,7 +1,8 @@
-//! `if (o instanceof T) { T t = (T) o; ... }` -> `if (o instanceof T t) { ... }`, and the
+//! `if (o instanceof T) { T t = (T) o; ... }` -> `if (o instanceof T t) { ... }`, the
 //! `equals` shape `if (!(o instanceof T)) return ..; T t = (T) o;` -> `if (!(o instanceof
-//! T t)) return ..;` (Java 16). Two edits a rule cannot pair: the binding goes into the
-//! test, the declaration line goes away.
+//! T t)) return ..;`, and `o instanceof T && ((T) o).m()` -> `o instanceof T t && t.m()`
+//! (Java 16). Edits a rule cannot pair: the binding goes into the test, the declaration
+//! line or the casts go away.
 //!
 //! Only where the meaning cannot change: the tested operand is a plain local name, the
 //! cast declaration is the very next statement the test guards, and its type is the tested
@@ -16,6 +17,10 @@ use crate::recipes::FileResult;
 
 pub fn rewrite(src: &str) -> FileResult {
     super::rewrite_nodes(src, "pattern-instanceof", |n, rw| {
+        if n.kind() == "binary_expression" {
+            conjunction(n, src, rw);
+            return;
+        }
         if n.kind() != "if_statement" {
             return;
         }
@@ -68,6 +73,239 @@ fn negated<'t>(stmt: Node<'t>, src: &str) -> Option<(usize, String, Node<'t>)> {
     let name = cast_declaration(next, test, src)?;
     Some((test.right.end_byte(), name, next))
 }
+
+/// `x instanceof T && ((T) x).m()`: the casts in the conjuncts after the test (and in the
+/// branch an `if` takes on it) read a new binding. Only when nothing in there assigns `x`,
+/// the casts spell the tested type, and the binding's name is used nowhere in the file.
+fn conjunction(n: Node, src: &str, rw: &mut super::Rewrite) {
+    // The outermost `&&` of a chain only.
+    let is_and = |e: Node| {
+        e.kind() == "binary_expression"
+            && e.child_by_field_name("operator")
+                .is_some_and(|o| text(o, src) == "&&")
+    };
+    if !is_and(n) || n.parent().is_some_and(is_and) {
+        return;
+    }
+    let mut conjuncts = Vec::new();
+    let mut cur = n;
+    while is_and(cur) {
+        let (Some(l), Some(r)) = (
+            cur.child_by_field_name("left"),
+            cur.child_by_field_name("right"),
+        ) else {
+            return;
+        };
+        conjuncts.push(r);
+        cur = l;
+    }
+    conjuncts.push(cur);
+    conjuncts.reverse();
+    let Some(at) = conjuncts.iter().position(|c| instanceof_test(*c).is_some()) else {
+        return;
+    };
+    let Some(test) = instanceof_test(conjuncts[at]) else {
+        return;
+    };
+    let ty = text(test.right, src);
+    if test.right.kind() != "type_identifier" && test.right.kind() != "scoped_type_identifier" {
+        return;
+    }
+    let x = text(test.operand, src);
+    // A field could change under a call between the test and a cast; a local cannot.
+    if !is_local(test.operand, src) {
+        return;
+    }
+    // The `if` whose condition this chain is: its consequence may read the binding too.
+    let guarded = n
+        .parent()
+        .filter(|p| p.kind() == "parenthesized_expression")
+        .and_then(|p| p.parent())
+        .filter(|s| s.kind() == "if_statement")
+        .and_then(|s| s.child_by_field_name("consequence"));
+    let mut scopes: Vec<Node> = conjuncts[at + 1..].to_vec();
+    scopes.extend(guarded);
+    if scopes.iter().any(|s| assigns(*s, x, src)) {
+        return;
+    }
+    let mut casts = Vec::new();
+    for s in &scopes {
+        java_syntax::walk(*s, |c| {
+            if c.kind() == "cast_expression"
+                && c.child_by_field_name("type")
+                    .is_some_and(|t| squash(text(t, src)) == squash(ty))
+                && c.child_by_field_name("value")
+                    .is_some_and(|v| v.kind() == "identifier" && text(v, src) == x)
+            {
+                // `((T) x)` goes whole; a bare `(T) x` (an argument) is replaced alone.
+                let whole = c
+                    .parent()
+                    .filter(|p| p.kind() == "parenthesized_expression")
+                    .unwrap_or(c);
+                casts.push(whole.byte_range());
+            }
+        });
+    }
+    if casts.is_empty() || casts.iter().any(|r| rw.overlaps(r)) {
+        return;
+    }
+    let Some(name) = fresh_name(ty, src) else {
+        return;
+    };
+    rw.changes.push(format!(
+        "pattern-instanceof: line {}: binds {name} in the instanceof test of a && chain",
+        n.start_position().row + 1
+    ));
+    rw.edits
+        .push(Edit::insert(test.right.end_byte(), format!(" {name}")));
+    for r in casts {
+        rw.edits.push(Edit::replace(r, name.clone()));
+    }
+}
+
+/// Whether the name `ident` is a parameter or local variable declared around it.
+fn is_local(ident: Node, src: &str) -> bool {
+    let name = text(ident, src);
+    let names = |n: Option<Node>| n.is_some_and(|n| text(n, src) == name);
+    let mut cur = ident;
+    while let Some(p) = cur.parent() {
+        let mut c = p.walk();
+        let found = match p.kind() {
+            "class_body" | "program" => return false,
+            "block" | "constructor_body" | "switch_block_statement_group" => p
+                .named_children(&mut c)
+                .filter(|d| {
+                    d.kind() == "local_variable_declaration" && d.end_byte() <= ident.start_byte()
+                })
+                .any(|d| {
+                    let mut c2 = d.walk();
+                    d.children_by_field_name("declarator", &mut c2)
+                        .any(|v| names(v.child_by_field_name("name")))
+                }),
+            "method_declaration" | "constructor_declaration" | "lambda_expression" => {
+                p.child_by_field_name("parameters").is_some_and(|ps| {
+                    names(Some(ps))
+                        || ps
+                            .named_children(&mut c)
+                            .any(|q| names(Some(q)) || names(q.child_by_field_name("name")))
+                })
+            }
+            "enhanced_for_statement" | "catch_clause" => {
+                let mut hit = names(p.child_by_field_name("name"));
+                java_syntax::walk(p, |q| {
+                    hit |= q.kind() == "catch_formal_parameter"
+                        && names(q.child_by_field_name("name"));
+                });
+                hit
+            }
+            _ => false,
+        };
+        if found {
+            return true;
+        }
+        cur = p;
+    }
+    false
+}
+
+/// Whether `scope` assigns or increments the local `x`.
+fn assigns(scope: Node, x: &str, src: &str) -> bool {
+    let mut found = false;
+    java_syntax::walk(scope, |n| {
+        let target = match n.kind() {
+            "assignment_expression" => n.child_by_field_name("left"),
+            "update_expression" => n.named_child(0),
+            _ => None,
+        };
+        found |= target.is_some_and(|t| t.kind() == "identifier" && text(t, src) == x);
+    });
+    found
+}
+
+/// A binding name for type `ty` that no identifier of the file uses (so it shadows and is
+/// shadowed by nothing): `String` -> `string`, else its initial, else numbered.
+fn fresh_name(ty: &str, src: &str) -> Option<String> {
+    let simple = ty.rsplit('.').next().unwrap_or(ty);
+    let mut chars = simple.chars();
+    let first = chars.next()?.to_ascii_lowercase();
+    let lower = format!("{first}{}", chars.as_str());
+    let used = |name: &str| {
+        KEYWORDS.contains(&name)
+            || src.match_indices(name).any(|(i, _)| {
+                let before = src[..i].chars().next_back();
+                let after = src[i + name.len()..].chars().next();
+                !before.is_some_and(is_ident_char) && !after.is_some_and(is_ident_char)
+            })
+    };
+    std::iter::once(lower.clone())
+        .chain(std::iter::once(first.to_string()))
+        .chain((2..10).map(|i| format!("{lower}{i}")))
+        .find(|n| !used(n))
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+const KEYWORDS: &[&str] = &[
+    "abstract",
+    "assert",
+    "boolean",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "class",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extends",
+    "final",
+    "finally",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "implements",
+    "import",
+    "instanceof",
+    "int",
+    "interface",
+    "long",
+    "native",
+    "new",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "short",
+    "static",
+    "strictfp",
+    "super",
+    "switch",
+    "synchronized",
+    "this",
+    "throw",
+    "throws",
+    "transient",
+    "try",
+    "void",
+    "volatile",
+    "while",
+    "true",
+    "false",
+    "null",
+    "var",
+    "yield",
+    "record",
+    "_",
+];
 
 #[derive(Clone, Copy)]
 struct Test<'t> {
