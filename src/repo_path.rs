@@ -148,21 +148,8 @@ impl<'a> Gate<'a> {
             .read(true)
             .custom_flags(libc::O_NOFOLLOW)
             .open(path)?;
-        let mut out = Vec::new();
-        // A build may have written a file of gigabytes here; one byte more than the limit
-        // tells it apart without reading it.
-        file.take(MAX_READ_BYTES + 1).read_to_end(&mut out)?;
-        if out.len() as u64 > MAX_READ_BYTES {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!(
-                    "{}: larger than {} MiB, not read",
-                    rel.display(),
-                    MAX_READ_BYTES >> 20
-                ),
-            ));
-        }
-        Ok(out)
+        read_capped(file, MAX_READ_BYTES)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", rel.display())))
     }
 
     /// [`Gate::read`] as UTF-8 text.
@@ -258,6 +245,20 @@ pub fn join_inside(base: &Path, rel: &Path) -> Option<PathBuf> {
         }
     }
     Some(out)
+}
+
+/// All of `file`, unless it holds more than `limit` bytes: a build may have written a file
+/// of gigabytes, and one byte more than the limit tells it apart without reading it.
+pub fn read_capped(file: impl io::Read, limit: u64) -> io::Result<Vec<u8>> {
+    let mut out = Vec::new();
+    file.take(limit + 1).read_to_end(&mut out)?;
+    if out.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("larger than {} MiB, not read", limit >> 20),
+        ));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -113,17 +113,7 @@ pub fn collect(root: &Path) -> TestResults {
 
 /// A report's text, unless it is larger than [`MAX_REPORT_BYTES`].
 fn read_report(file: &Path) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    std::fs::File::open(file)?
-        .take(MAX_REPORT_BYTES + 1)
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_REPORT_BYTES {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("larger than {} MiB, not read", MAX_REPORT_BYTES >> 20),
-        ));
-    }
+    let bytes = crate::repo_path::read_capped(std::fs::File::open(file)?, MAX_REPORT_BYTES)?;
     String::from_utf8(bytes).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
