@@ -1043,6 +1043,7 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
         "org.junit.Rule",
         "context.properties.ConstructorBinding;",
         "\n  redis:",
+        "\n  metrics:",
         "max-http-header-size",
         "MySQL5Dialect",
         "initialization-mode",
@@ -1066,6 +1067,12 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
         captured.contains("@ExtendWith(OutputCaptureExtension.class)")
             && captured.contains("public void logsStartup(CapturedOutput output)"),
         "{captured}"
+    );
+    assert!(
+        text_of("config/src/main/resources/application.yml")
+            .ends_with("management:\n  prometheus.metrics.export:\n    enabled: true\n"),
+        "{}",
+        text_of("config/src/main/resources/application.yml")
     );
     assert!(
         text_of("config/src/main/resources/META-INF/spring/org.springframework.boot.autoconfigure.AutoConfiguration.imports")
@@ -1096,12 +1103,6 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
             "store-type",
             "spring.session.store-type no longer exists in Spring Boot 3",
             "remove or replace it",
-        ),
-        (
-            "config/src/main/resources/application.yml",
-            "enabled: true",
-            "management.metrics.export.prometheus.enabled must become management.prometheus.metrics.export.enabled",
-            "by hand",
         ),
     ];
     let next = regex::Regex::new(r"; (web|security|data|batch|config)/|\n").unwrap();

@@ -16,6 +16,8 @@ use crate::recipes::overlay::Overlay;
 use crate::recipes::pom_edit;
 
 use super::coordinates::{self, Kind, Move};
+
+mod yaml_move;
 use super::{FileResult, PomContext};
 
 #[derive(Debug, Deserialize)]
@@ -306,6 +308,7 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
     } else {
         properties_keys(src)
     };
+    let mut moves: Vec<yaml_move::Move> = Vec::new();
     // A renamed YAML mapping carries its children along: skip them.
     let mut moved_at: Option<usize> = None;
     for (i, k) in keys.iter().enumerate() {
@@ -336,15 +339,25 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
                 } else {
                     new_full.strip_prefix(&format!("{}.", k.parent))
                 };
+                moved_at = Some(k.depth);
+                let already: Vec<usize> = moves.iter().map(|m| m.key).collect();
                 match in_place {
-                    Some(new_key) => {
+                    // A dotted key stays dotted; otherwise an existing mapping on the new
+                    // path takes it in.
+                    Some(new_key)
+                        if !yaml
+                            || k.key.contains('.')
+                            || !yaml_move::needs_move(src, &keys, i, &new_full, &already) =>
+                    {
                         result.changes.push(format!("{full} -> {new_full}"));
                         edits.push(Edit::replace(k.range.clone(), new_key));
-                        moved_at = Some(k.depth);
                     }
-                    None => result.findings.push(format!(
-                        "line {line}: {full} must become {new_full}; the YAML nesting has to be changed by hand"
-                    )),
+                    _ => moves.push(yaml_move::Move {
+                        key: i,
+                        line,
+                        from: full.clone(),
+                        to: new_full,
+                    }),
                 }
             }
             None => {}
@@ -360,6 +373,27 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
             edits.push(Edit::replace(v.clone(), new.clone()));
         }
     }
+    if !moves.is_empty() {
+        let moves = yaml_move::group(src, &keys, moves);
+        match renest(src, &keys, &moves, edits.clone()) {
+            Ok(all) => {
+                edits = all;
+                for m in &moves {
+                    result
+                        .changes
+                        .push(format!("{} -> {} (re-nested)", m.from, m.to));
+                }
+            }
+            Err(why) => {
+                for m in &moves {
+                    result.findings.push(format!(
+                        "line {}: {} must become {}; the YAML nesting has to be changed by hand ({why})",
+                        m.line, m.from, m.to
+                    ));
+                }
+            }
+        }
+    }
     if !edits.is_empty() {
         match edit::apply(src, &edits) {
             Ok(out) => result.text = Some(out),
@@ -369,6 +403,40 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
         }
     }
     result
+}
+
+/// The edits of a YAML re-nesting on top of the renames in place (`edits`), kept only when
+/// the result parses and holds exactly the same keys and values, the moved ones under their
+/// new paths.
+fn renest(
+    src: &str,
+    keys: &[Key],
+    moves: &[yaml_move::Move],
+    edits: Vec<Edit>,
+) -> Result<Vec<Edit>, String> {
+    let in_place = edit::apply(src, &edits).map_err(|e| e.to_string())?;
+    let before = yaml_move::flatten(&in_place).map_err(|e| format!("it does not parse: {e}"))?;
+    let edits = yaml_move::edits(src, keys, moves, edits)?;
+    let text = edit::apply(src, &edits).map_err(|e| e.to_string())?;
+    let after = yaml_move::flatten(&text).map_err(|_| "the moved YAML would not parse")?;
+    let moved = |path: String| {
+        moves
+            .iter()
+            .find_map(|m| {
+                let rest = path.strip_prefix(m.from.as_str())?;
+                (rest.is_empty() || rest.starts_with('.')).then(|| format!("{}{rest}", m.to))
+            })
+            .unwrap_or(path)
+    };
+    let expected: Vec<_> = before
+        .into_iter()
+        .map(|doc| doc.into_iter().map(|(p, v)| (moved(p), v)).collect())
+        .collect();
+    if after == expected {
+        Ok(edits)
+    } else {
+        Err("moving the lines would not keep every key and value".to_string())
+    }
 }
 
 struct Key {
@@ -575,17 +643,44 @@ mod tests {
     }
 
     #[test]
-    fn yaml_renames_in_place_and_reports_what_needs_renesting() {
+    fn yaml_renames_in_place_and_renests_across_levels() {
         let src = "spring:\n  redis:\n    host: localhost # local\n    port: 6379\n  jpa:\n    properties:\n      hibernate.dialect: org.hibernate.dialect.PostgreSQL10Dialect\nmanagement:\n  metrics:\n    export:\n      prometheus:\n        enabled: true\nserver.max-http-header-size: 16KB\n";
         let r = config_file(src, true);
         assert_eq!(
             r.text.as_deref(),
             Some(
-                "spring:\n  data.redis:\n    host: localhost # local\n    port: 6379\n  jpa:\n    properties:\n      hibernate.dialect: org.hibernate.dialect.PostgreSQLDialect\nmanagement:\n  metrics:\n    export:\n      prometheus:\n        enabled: true\nserver.max-http-request-header-size: 16KB\n"
+                "spring:\n  data.redis:\n    host: localhost # local\n    port: 6379\n  jpa:\n    properties:\n      hibernate.dialect: org.hibernate.dialect.PostgreSQLDialect\nmanagement:\n  prometheus.metrics.export:\n    enabled: true\nserver.max-http-request-header-size: 16KB\n"
             )
         );
+        assert!(r.findings.is_empty(), "{:?}", r.findings);
         assert!(
-            r.findings[0].contains("management.prometheus.metrics.export"),
+            r.changes.contains(&"management.metrics.export.prometheus -> management.prometheus.metrics.export (re-nested)".to_string()),
+            "{:?}",
+            r.changes
+        );
+    }
+
+    #[test]
+    fn yaml_moves_merge_into_an_existing_mapping_per_document() {
+        let src = "spring:\n  redis:\n    host: a\n---\nspring:\n  config.activate.on-profile: prod\n  data:\n    web:\n      pageable:\n        max-page-size: 5\n  redis:\n    host: b\n    port: 1\n  sleuth:\n    sampler:\n      probability: 0.5\n      rate: 10\nmanagement:\n  metrics:\n    tags:\n      app: x\n    export:\n      prometheus:\n        enabled: false\n";
+        let r = config_file(src, true);
+        assert_eq!(
+            r.text.as_deref(),
+            Some(
+                "spring:\n  data.redis:\n    host: a\n---\nspring:\n  config.activate.on-profile: prod\n  data:\n    web:\n      pageable:\n        max-page-size: 5\n    redis:\n      host: b\n      port: 1\n  sleuth:\n    sampler:\n      rate: 10\nmanagement:\n  metrics:\n    tags:\n      app: x\n  tracing.sampling.probability: 0.5\n  prometheus.metrics.export:\n    enabled: false\n"
+            )
+        );
+        assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
+        assert!(r.findings[0].starts_with("line 17: spring.sleuth.sampler.rate no longer exists"));
+    }
+
+    #[test]
+    fn yaml_that_does_not_parse_is_not_renested() {
+        let src = "management:\n  metrics:\n    export:\n      prometheus:\n        enabled: true\nbroken: [unclosed\n";
+        let r = config_file(src, true);
+        assert_eq!(r.text, None);
+        assert!(
+            r.findings[0].starts_with("line 4: management.metrics.export.prometheus must become management.prometheus.metrics.export; the YAML nesting has to be changed by hand (it does not parse"),
             "{:?}",
             r.findings
         );

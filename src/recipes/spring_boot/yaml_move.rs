@@ -1,0 +1,366 @@
+//! YAML keys Boot 3 moved under another parent (`management.metrics.export.prometheus` ->
+//! `management.prometheus.metrics.export`, `spring.redis` -> `spring.data.redis` next to an
+//! existing `spring.data`). A rename in place cannot express them: the key's block is cut
+//! out, re-indented as a whole and inserted under the deepest ancestor both paths share
+//! (inside an existing mapping the new path runs through, when there is one); parents left
+//! empty go too. The caller parses the result and compares its flattened keys with the
+//! expected ones, so a move this line-based view gets wrong is never written.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde_json::Value;
+
+use super::Key;
+use crate::edit::{self, Edit};
+
+/// One key to move: its index in the key list, line, old and new full path.
+pub(super) struct Move {
+    pub key: usize,
+    pub line: usize,
+    pub from: String,
+    pub to: String,
+}
+
+/// The key list seen as a tree: lines, blocks and documents.
+struct Tree<'a> {
+    src: &'a str,
+    keys: &'a [Key],
+}
+
+impl Tree<'_> {
+    fn line_start(&self, i: usize) -> usize {
+        let at = self.keys[i].range.start;
+        self.src[..at].rfind('\n').map_or(0, |n| n + 1)
+    }
+
+    fn indent(&self, i: usize) -> usize {
+        self.keys[i].range.start - self.line_start(i)
+    }
+
+    fn full(&self, i: usize) -> String {
+        let k = &self.keys[i];
+        if k.parent.is_empty() {
+            k.key.clone()
+        } else {
+            format!("{}.{}", k.parent, k.key)
+        }
+    }
+
+    /// The bytes of key `i` with everything below it: its line and the lines after it that
+    /// are blank or indented deeper (or a sequence at its own indent), trailing blank lines
+    /// left out.
+    fn block(&self, i: usize) -> Range<usize> {
+        let start = self.line_start(i);
+        let indent = self.indent(i);
+        let first_end = self.src[start..]
+            .find('\n')
+            .map_or(self.src.len(), |n| start + n + 1);
+        let mut end = first_end;
+        let mut at = first_end;
+        for line in self.src[first_end..].split_inclusive('\n') {
+            let text = line.trim_end_matches(['\n', '\r']);
+            let lead = text.len() - text.trim_start_matches(' ').len();
+            if !text.trim().is_empty() {
+                let sequence_item = lead == indent && text[lead..].starts_with('-');
+                if lead <= indent && !(sequence_item && self.keys[i].value.is_none()) {
+                    break;
+                }
+                end = at + line.len();
+            }
+            at += line.len();
+        }
+        start..end
+    }
+
+    /// The direct parent of key `i`, if it is not at the top of its document.
+    fn parent(&self, i: usize) -> Option<usize> {
+        let depth = self.keys[i].depth;
+        if depth == 0 {
+            return None;
+        }
+        (0..i).rev().find(|&j| self.keys[j].depth == depth - 1)
+    }
+
+    /// The keys directly below `parent` (the top keys of `i`'s document for `None`).
+    fn children(&self, parent: Option<usize>, doc_of: usize) -> Vec<usize> {
+        match parent {
+            Some(p) => {
+                let block = self.block(p);
+                (p + 1..self.keys.len())
+                    .take_while(|&j| self.keys[j].range.start < block.end)
+                    .filter(|&j| self.keys[j].depth == self.keys[p].depth + 1)
+                    .collect()
+            }
+            None => {
+                let doc = self.document(doc_of);
+                (0..self.keys.len())
+                    .filter(|&j| self.keys[j].depth == 0 && doc.contains(&self.keys[j].range.start))
+                    .collect()
+            }
+        }
+    }
+
+    /// The bytes of the YAML document (between `---` lines) that holds key `i`.
+    fn document(&self, i: usize) -> Range<usize> {
+        let at = self.keys[i].range.start;
+        let mut start = 0;
+        let mut offset = 0;
+        for line in self.src.split_inclusive('\n') {
+            let is_marker = line.trim_end() == "---";
+            if is_marker && offset < at {
+                start = offset + line.len();
+            } else if is_marker {
+                return start..offset;
+            }
+            offset += line.len();
+        }
+        start..self.src.len()
+    }
+}
+
+/// The edits that carry out `moves`, on top of `edits` (renames in place, which may lie
+/// inside a moved block and travel with it), or why they cannot be made.
+pub(super) fn edits(
+    src: &str,
+    keys: &[Key],
+    moves: &[Move],
+    mut edits: Vec<Edit>,
+) -> Result<Vec<Edit>, String> {
+    let tree = Tree { src, keys };
+    let eol = edit::line_ending(src);
+    let moved: Vec<usize> = moves.iter().map(|m| m.key).collect();
+    let mut removed: Vec<usize> = moved.clone();
+    let mut inserts: Vec<Edit> = Vec::new();
+    let mut homes = Vec::new();
+    for m in moves {
+        let (home, rel) = destination(&tree, m.key, &m.to, &moved);
+        homes.push(home);
+        let block = tree.block(m.key);
+        let inner = edit::take_within(&mut edits, block.clone());
+        let text = edit::apply(&src[block.clone()], &inner).map_err(|e| e.to_string())?;
+        let name = keys[m.key].range.clone();
+        let name = name.start - block.start..name.end - block.start;
+        let new_indent = child_indent(&tree, home);
+        let mut out = format!("{}{}{}", " ".repeat(new_indent), rel, &text[name.end..]);
+        if !out.ends_with('\n') {
+            out.push_str(eol);
+        }
+        let (first, rest) = out.split_at(out.find('\n').map_or(out.len(), |n| n + 1));
+        let mut moved_text = first.to_string();
+        let from = tree.indent(m.key);
+        for line in rest.split_inclusive('\n') {
+            moved_text.push_str(&reindent(line, from, new_indent)?);
+        }
+        let at = insertion_point(&tree, home, m.key);
+        if at > 0 && !src[..at].ends_with('\n') {
+            moved_text.insert_str(0, eol);
+        }
+        inserts.push(Edit::insert(at, moved_text));
+    }
+    // A parent whose keys all moved away goes too, unless a moved key lands in it.
+    loop {
+        let before = removed.len();
+        for i in 0..keys.len() {
+            if removed.contains(&i) || homes.contains(&Some(i)) || keys[i].value.is_some() {
+                continue;
+            }
+            let children = tree.children(Some(i), i);
+            if !children.is_empty() && children.iter().all(|c| removed.contains(c)) {
+                removed.push(i);
+            }
+        }
+        if removed.len() == before {
+            break;
+        }
+    }
+    let tops: Vec<usize> = removed
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let mut p = tree.parent(i);
+            while let Some(q) = p {
+                if removed.contains(&q) {
+                    return false;
+                }
+                p = tree.parent(q);
+            }
+            true
+        })
+        .collect();
+    for i in tops {
+        let block = tree.block(i);
+        if edits
+            .iter()
+            .any(|e| e.range.start < block.end && block.start < e.range.end)
+        {
+            return Err("a rename inside a removed parent".to_string());
+        }
+        edits.push(Edit::replace(block, ""));
+    }
+    edits.extend(inserts);
+    Ok(edits)
+}
+
+/// Moves of every key below one mapping to the same new parent become one move of the
+/// mapping, so `prometheus:` with its keys moves as one block instead of key by key.
+pub(super) fn group(src: &str, keys: &[Key], mut moves: Vec<Move>) -> Vec<Move> {
+    let tree = Tree { src, keys };
+    loop {
+        let parents: Vec<usize> = moves.iter().filter_map(|m| tree.parent(m.key)).collect();
+        let grouped = parents.into_iter().find_map(|p| {
+            let children = tree.children(Some(p), p);
+            let mut to = None;
+            for c in &children {
+                let m = moves.iter().find(|m| m.key == *c)?;
+                let parent_to = m.to.strip_suffix(&format!(".{}", keys[*c].key))?;
+                if to.is_some_and(|t| t != parent_to) {
+                    return None;
+                }
+                to = Some(parent_to);
+            }
+            let to = to?.to_string();
+            (to != tree.full(p)).then(|| (p, children.clone(), to))
+        });
+        let Some((p, children, to)) = grouped else {
+            return moves;
+        };
+        moves.retain(|m| !children.contains(&m.key));
+        moves.push(Move {
+            key: p,
+            line: tree.src[..keys[p].range.start].matches('\n').count() + 1,
+            from: tree.full(p),
+            to,
+        });
+        moves.sort_by_key(|m| m.key);
+    }
+}
+
+/// Does key `i` have to leave its parent for `to`: a new path outside it, or one through a
+/// mapping that already exists (`spring.redis` -> `spring.data.redis` beside `spring.data`)?
+pub(super) fn needs_move(src: &str, keys: &[Key], i: usize, to: &str, moved: &[usize]) -> bool {
+    let tree = Tree { src, keys };
+    destination(&tree, i, to, moved).0 != tree.parent(i)
+}
+
+/// Where key `i` goes for its new path `to`: the mapping that will hold it (`None`: the top
+/// of its document) and its key there, relative to that mapping.
+fn destination(tree: &Tree, i: usize, to: &str, moved: &[usize]) -> (Option<usize>, String) {
+    let mut home = None;
+    let mut p = tree.parent(i);
+    while let Some(q) = p {
+        if to.starts_with(&format!("{}.", tree.full(q))) {
+            home = Some(q);
+            break;
+        }
+        p = tree.parent(q);
+    }
+    let mut rel = match home {
+        Some(h) => to[tree.full(h).len() + 1..].to_string(),
+        None => to.to_string(),
+    };
+    // Descend into mappings the new path runs through (`data:` for `data.redis`).
+    'descend: loop {
+        for c in tree.children(home, i) {
+            let k = &tree.keys[c];
+            if c == i || moved.contains(&c) || k.value.is_some() || is_above(tree, c, i) {
+                continue;
+            }
+            if let Some(rest) = rel.strip_prefix(&format!("{}.", k.key)) {
+                let has_children = tree.keys.get(c + 1).is_some_and(|n| n.depth > k.depth);
+                if has_children {
+                    home = Some(c);
+                    rel = rest.to_string();
+                    continue 'descend;
+                }
+            }
+        }
+        break;
+    }
+    (home, rel)
+}
+
+/// Is `a` an ancestor of `i`?
+fn is_above(tree: &Tree, a: usize, i: usize) -> bool {
+    let mut p = tree.parent(i);
+    while let Some(q) = p {
+        if q == a {
+            return true;
+        }
+        p = tree.parent(q);
+    }
+    false
+}
+
+/// The indent of keys inside `home`: that of its first key, else two more than its own.
+fn child_indent(tree: &Tree, home: Option<usize>) -> usize {
+    match home {
+        None => 0,
+        Some(h) => tree
+            .keys
+            .get(h + 1)
+            .filter(|n| n.depth == tree.keys[h].depth + 1)
+            .map_or(tree.indent(h) + 2, |_| tree.indent(h + 1)),
+    }
+}
+
+/// After the last line of `home`'s block (of the document holding `i` for the top level).
+fn insertion_point(tree: &Tree, home: Option<usize>, i: usize) -> usize {
+    match home {
+        Some(h) => tree.block(h).end,
+        None => {
+            let doc = tree.document(i);
+            let body = tree.src[doc.clone()].trim_end_matches(['\n', '\r', ' ']);
+            let end = doc.start + body.len();
+            tree.src[end..doc.end]
+                .find('\n')
+                .map_or(doc.end, |n| end + n + 1)
+        }
+    }
+}
+
+/// `line` moved from below a key at indent `from` to below one at indent `to`.
+fn reindent(line: &str, from: usize, to: usize) -> Result<String, String> {
+    if line.trim().is_empty() {
+        return Ok(line.to_string());
+    }
+    if to >= from {
+        return Ok(format!("{}{line}", " ".repeat(to - from)));
+    }
+    let cut = from - to;
+    if line.len() < cut || !line[..cut].bytes().all(|b| b == b' ') {
+        return Err("a line in the moved block is indented less than its key".to_string());
+    }
+    Ok(line[cut..].to_string())
+}
+
+/// Every scalar and sequence of every document by its dotted path, as Spring flattens YAML.
+pub(super) fn flatten(src: &str) -> Result<Vec<BTreeMap<String, Value>>, String> {
+    let docs: Vec<Value> = serde_saphyr::from_multiple(src).map_err(|e| e.to_string())?;
+    Ok(docs
+        .iter()
+        .map(|d| {
+            let mut out = BTreeMap::new();
+            walk(d, String::new(), &mut out);
+            out
+        })
+        .collect())
+}
+
+fn walk(v: &Value, path: String, out: &mut BTreeMap<String, Value>) {
+    match v {
+        Value::Object(map) if !map.is_empty() => {
+            for (k, child) in map {
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                walk(child, p, out);
+            }
+        }
+        _ => {
+            out.insert(path, v.clone());
+        }
+    }
+}
