@@ -161,8 +161,8 @@ pub(super) fn edits(
     // A parent whose keys all moved away goes too, unless a moved key lands in it.
     loop {
         let before = removed.len();
-        for i in 0..keys.len() {
-            if removed.contains(&i) || homes.contains(&Some(i)) || keys[i].value.is_some() {
+        for (i, key) in keys.iter().enumerate() {
+            if removed.contains(&i) || homes.contains(&Some(i)) || key.value.is_some() {
                 continue;
             }
             let children = tree.children(Some(i), i);
@@ -362,5 +362,93 @@ fn walk(v: &Value, path: String, out: &mut BTreeMap<String, Value>) {
         _ => {
             out.insert(path, v.clone());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::super::config_file;
+
+    /// Paths of keys Boot 3 moves, renames, removes or keeps.
+    const PATHS: &[&str] = &[
+        "management.metrics.export.prometheus.enabled",
+        "management.metrics.export.prometheus.step",
+        "management.metrics.export.graphite.host",
+        "management.metrics.tags.app",
+        "management.endpoints.web.exposure.include",
+        "spring.redis.host",
+        "spring.redis.port",
+        "spring.data.mongodb.uri",
+        "spring.sleuth.sampler.probability",
+        "spring.sleuth.sampler.rate",
+        "spring.application.name",
+        "server.port",
+    ];
+
+    /// Nested YAML holding `paths` in that order, one value each, with some levels written as
+    /// dotted keys (`dots[i]`: after how many segments path `i` turns dotted).
+    fn render(paths: &[&str], dots: &[usize], step: usize) -> String {
+        let mut out = String::new();
+        let mut open: Vec<String> = Vec::new();
+        for (n, (path, dot)) in paths.iter().zip(dots).enumerate() {
+            let segs: Vec<&str> = path.split('.').collect();
+            let split = (*dot).clamp(1, segs.len());
+            let mut keys: Vec<String> = segs[..split - 1].iter().map(|s| s.to_string()).collect();
+            keys.push(segs[split - 1..].join("."));
+            let shared = open.iter().zip(&keys).take_while(|(a, b)| a == b).count();
+            let shared = shared.min(keys.len() - 1);
+            open.truncate(shared);
+            for (depth, key) in keys.iter().enumerate().skip(shared) {
+                out.push_str(&" ".repeat(depth * step));
+                if depth + 1 == keys.len() {
+                    out.push_str(&format!("{key}: {n}\n"));
+                } else {
+                    out.push_str(&format!("{key}:\n"));
+                    open.push(key.clone());
+                }
+            }
+        }
+        out
+    }
+
+    fn values(yaml: &str) -> Vec<String> {
+        let mut v: Vec<String> = super::flatten(yaml)
+            .expect("parses")
+            .into_iter()
+            .flat_map(|doc| doc.into_values().map(|v| v.to_string()))
+            .collect();
+        v.sort();
+        v
+    }
+
+    proptest! {
+        /// Whatever moves, the result parses and holds every value exactly once.
+        #[test]
+        fn moves_keep_every_value(
+            picks in prop::sample::subsequence(PATHS, 1..PATHS.len()).prop_shuffle(),
+            dots in prop::collection::vec(1usize..6, PATHS.len()),
+            step in 2usize..5,
+        ) {
+            let src = render(&picks, &dots, step);
+            // Duplicate keys are not YAML; such a draw says nothing.
+            prop_assume!(super::flatten(&src).is_ok());
+            let r = config_file(&src, true);
+            if let Some(out) = &r.text {
+                prop_assert_eq!(values(out), values(&src), "{} ->\n{}", src, out);
+            }
+        }
+    }
+
+    #[test]
+    fn the_generator_reaches_moves() {
+        let src = render(&PATHS[..4], &[9, 9, 9, 9], 2);
+        let r = config_file(&src, true);
+        assert!(
+            r.changes.iter().any(|c| c.ends_with("(re-nested)")),
+            "{src}\n{:?}",
+            r.changes
+        );
     }
 }
