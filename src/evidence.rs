@@ -66,14 +66,30 @@ pub struct TestResults {
     /// flaky, so never counted as a regression (`build::flaky`).
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub flaky: BTreeSet<String>,
+    /// How many times each parameterized test ran (JUnit 4 `m[0]`, `m[1]` ..., Jupiter
+    /// `m(int)[1]` ...), for the tests that ran more than once: the per-method statuses above
+    /// cannot show a lost parameter row.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub invocations: BTreeMap<String, usize>,
     /// Report files that could not be read, with the reason.
     pub unreadable: Vec<(PathBuf, String)>,
     pub report_files: usize,
 }
 
 impl TestResults {
+    /// Test runs with `status`, as Maven counts them: each invocation of a parameterized
+    /// test is one (all under the method's worst status).
     pub fn count(&self, status: TestStatus) -> usize {
-        self.tests.values().filter(|s| **s == status).count()
+        self.tests
+            .iter()
+            .filter(|(_, s)| **s == status)
+            .map(|(k, _)| self.invocations_of(k))
+            .sum()
+    }
+
+    /// How many times test `key` ran (1 unless it is parameterized).
+    pub fn invocations_of(&self, key: &str) -> usize {
+        self.invocations.get(key).copied().unwrap_or(1)
     }
 }
 

@@ -160,6 +160,7 @@ mod learning {
                 vec!["com.acme.calc.TwiceTest#doubles (failed)".into()]
             },
             newly_skipped: vec![],
+            invocations_changed: vec![],
             executed_before: 1,
             executed_after: 1,
             green_before: 1,

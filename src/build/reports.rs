@@ -96,6 +96,16 @@ pub fn collect(root: &Path) -> TestResults {
                 .and_then(|t| parse(&t))
             {
                 Ok(tests) => {
+                    // One file reports a class once; the same class in two files (two
+                    // suites) ran its invocations in each, so the larger count stands.
+                    let mut runs = std::collections::BTreeMap::<&str, usize>::new();
+                    for (k, _) in &tests {
+                        *runs.entry(k.as_str()).or_default() += 1;
+                    }
+                    for (k, n) in runs.into_iter().filter(|(_, n)| *n > 1) {
+                        let e = results.invocations.entry(k.to_string()).or_default();
+                        *e = (*e).max(n);
+                    }
                     for (k, s) in tests {
                         // A test reported twice (reruns, two suites) counts by its worst status.
                         let e = results.tests.entry(k).or_insert(s);
@@ -182,6 +192,27 @@ mod tests {
                 ("p.T#e".into(), TestStatus::Passed),
             ]
         );
+    }
+
+    /// Parameterized invocations fold into one status per method and are counted; the same
+    /// class in two report files is counted once.
+    #[test]
+    fn invocations_of_parameterized_tests_are_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("pom.xml"), "<project/>").unwrap();
+        let xml = r#"<testsuite name="s"><testcase name="a" classname="p.T"/>
+            <testcase name="e[0: 1]" classname="p.T"/><testcase name="e[1: 2]" classname="p.T"/>
+            <testcase name="e[2: 3]" classname="p.T"><failure/></testcase></testsuite>"#;
+        for sub in ["surefire-reports", "failsafe-reports"] {
+            let reports = dir.path().join("target").join(sub);
+            std::fs::create_dir_all(&reports).unwrap();
+            std::fs::write(reports.join("TEST-p.T.xml"), xml).unwrap();
+        }
+        let r = collect(dir.path());
+        assert_eq!(r.tests["p.T#e"], TestStatus::Failed);
+        assert_eq!(r.invocations_of("p.T#e"), 3);
+        assert_eq!(r.invocations_of("p.T#a"), 1);
+        assert_eq!(r.invocations.len(), 1);
     }
 
     #[test]

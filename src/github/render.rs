@@ -167,6 +167,7 @@ fn invariance_verdict(journal: &Journal) -> (Conclusion, String) {
                     ("lost from source", &v.lost_from_source),
                     ("newly failing", &v.newly_failing),
                     ("newly skipped", &v.newly_skipped),
+                    ("ran a different number of times", &v.invocations_changed),
                 ] {
                     if !list.is_empty() {
                         let shown: Vec<_> =
@@ -735,6 +736,7 @@ mod tests {
             lost_from_source: vec![],
             newly_failing: vec![],
             newly_skipped: vec![],
+            invocations_changed: vec![],
             executed_before: 0,
             executed_after: 0,
             green_before: 0,

@@ -400,6 +400,10 @@ pub struct Validation {
     /// Baseline-green tests that are now failing, erroring or absent from the reports.
     pub newly_failing: Vec<String>,
     pub newly_skipped: Vec<String>,
+    /// Baseline-green parameterized tests that ran a different number of times (a
+    /// parameter row lost or added): `class#method ran N times before, M after`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invocations_changed: Vec<String>,
     pub executed_before: usize,
     pub executed_after: usize,
     pub green_before: usize,
@@ -414,6 +418,7 @@ impl Validation {
         self.lost_from_source.is_empty()
             && self.newly_failing.is_empty()
             && self.newly_skipped.is_empty()
+            && self.invocations_changed.is_empty()
             && self.executed_after >= self.executed_before
     }
     pub fn wrong_major_classes(&self) -> usize {
@@ -608,10 +613,11 @@ impl Journal {
         let v = self.validation();
         if let Some(v) = v.filter(|v| !v.invariant()) {
             broken.push(format!(
-                "{} lost from source, {} newly failing, {} newly skipped, executed {} -> {}",
+                "{} lost from source, {} newly failing, {} newly skipped, {} ran a different number of times, executed {} -> {}",
                 v.lost_from_source.len(),
                 v.newly_failing.len(),
                 v.newly_skipped.len(),
+                v.invocations_changed.len(),
                 v.executed_before,
                 v.executed_after
             ));

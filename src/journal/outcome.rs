@@ -188,6 +188,7 @@ pub(crate) mod tests {
             lost_from_source: vec![],
             newly_failing: vec![],
             newly_skipped: vec![],
+            invocations_changed: vec![],
             executed_before: executed,
             executed_after: executed,
             green_before: executed,

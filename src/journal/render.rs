@@ -40,6 +40,7 @@ pub fn json(journal: &Journal) -> serde_json::Value {
             "lost_from_source": v.lost_from_source,
             "newly_failing": v.newly_failing,
             "newly_skipped": v.newly_skipped,
+            "invocations_changed": v.invocations_changed,
             "flaky_before": journal.baseline().map(|b| &b.tests.flaky),
             "flaky_after": &v.build.tests.flaky,
             "deprecations_before": journal.baseline().and_then(|b| b.run.as_ref()).map(|r| &r.deprecations),
@@ -270,6 +271,7 @@ pub fn markdown(journal: &Journal) -> String {
                     ("Lost from source", &v.lost_from_source),
                     ("Newly failing", &v.newly_failing),
                     ("Newly skipped", &v.newly_skipped),
+                    ("Ran a different number of times", &v.invocations_changed),
                     ("Flaky (failed, then passed when run again)", &flaky),
                 ] {
                     for t in list.iter().take(50) {

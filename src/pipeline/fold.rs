@@ -413,6 +413,7 @@ mod tests {
                 lost_from_source: vec![],
                 newly_failing: vec![],
                 newly_skipped: vec![],
+                invocations_changed: vec![],
                 executed_before: 1,
                 executed_after: 1,
                 green_before: 1,

@@ -111,6 +111,14 @@ pub fn attribute(
                 let file = class_path(t).and_then(|p| by_suffix(&p, sources));
                 blame(file, format!("test now fails: {t}"), true);
             }
+            for t in &v.invocations_changed {
+                let file = class_path(t).and_then(|p| by_suffix(&p, sources));
+                blame(
+                    file,
+                    format!("test runs a different number of times: {t}"),
+                    true,
+                );
+            }
         }
     }
     Attribution {
@@ -362,6 +370,7 @@ mod tests {
             lost_from_source: vec![],
             newly_failing: failing.iter().map(|s| s.to_string()).collect(),
             newly_skipped: vec![],
+            invocations_changed: vec![],
             build: BuildOutcome {
                 jdk: Some(17),
                 raised_level: None,

@@ -17,10 +17,10 @@ fn inventory_keys(inv: &Inventory) -> BTreeSet<String> {
 }
 
 fn executed(r: &TestResults) -> usize {
-    r.tests
-        .values()
-        .filter(|s| **s != TestStatus::Skipped)
-        .count()
+    [TestStatus::Passed, TestStatus::Failed, TestStatus::Errored]
+        .into_iter()
+        .map(|s| r.count(s))
+        .sum()
 }
 
 /// Static inventory (no test method lost) and executed results (every baseline-green test
@@ -43,12 +43,21 @@ pub fn compare(
     let before = baseline.map_or(&empty, |b| &b.tests);
     let mut newly_failing = Vec::new();
     let mut newly_skipped = Vec::new();
+    let mut invocations_changed = Vec::new();
     for (name, status) in &before.tests {
         if !status.is_green() {
             continue;
         }
         match after.tests.tests.get(name) {
-            Some(s) if s.is_green() => {}
+            Some(s) if s.is_green() => {
+                let (was, is) = (
+                    before.invocations_of(name),
+                    after.tests.invocations_of(name),
+                );
+                if was != is && !after.tests.flaky.contains(name) {
+                    invocations_changed.push(format!("{name} ran {was} times before, {is} after"));
+                }
+            }
             // Failed, then passed on its own: flaky, reported with the build, not blamed.
             Some(_) if after.tests.flaky.contains(name) => {}
             Some(TestStatus::Skipped) => newly_skipped.push(name.clone()),
@@ -64,6 +73,7 @@ pub fn compare(
         lost_from_source,
         newly_failing,
         newly_skipped,
+        invocations_changed,
         build: after,
         class_majors,
         expected_major,
@@ -157,5 +167,37 @@ mod tests {
             61,
         );
         assert_eq!(v.newly_failing, ["T#b (failed)"]);
+    }
+
+    /// A parameterized test green before and after, but over fewer parameter rows, does not
+    /// check what it checked before.
+    #[test]
+    fn a_lost_parameter_row_breaks_invariance() {
+        use TestStatus::*;
+        let mut base = results(&[("T#a", Passed), ("T#p", Passed)]);
+        base.tests.invocations.insert("T#p".into(), 3);
+        let mut after = results(&[("T#a", Passed), ("T#p", Passed)]);
+        after.tests.invocations.insert("T#p".into(), 2);
+        let v = compare(
+            &inv(&["a", "p"]),
+            &inv(&["a", "p"]),
+            Some(&base),
+            after.clone(),
+            BTreeMap::new(),
+            61,
+        );
+        assert_eq!(v.invocations_changed, ["T#p ran 3 times before, 2 after"]);
+        assert_eq!((v.executed_before, v.executed_after), (4, 3));
+        assert!(!v.invariant());
+        after.tests.invocations.insert("T#p".into(), 3);
+        let same = compare(
+            &inv(&["a", "p"]),
+            &inv(&["a", "p"]),
+            Some(&base),
+            after,
+            BTreeMap::new(),
+            61,
+        );
+        assert!(same.invariant(), "{:?}", same.invocations_changed);
     }
 }
