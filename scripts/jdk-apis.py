@@ -55,7 +55,7 @@ CLASSES = [
     (r"java\.lang\.management\.MemoryMXBean\.getObjectPendingFinalizationCount", "I", "monitoring only; keeps working"),
     (r"java\.lang\.ref\.Reference\.isEnqueued", "D", f"{R}/reference-is-enqueued"),
     (r"java\.lang\.reflect\.AccessibleObject\(\)", "I", "protected constructor, called only by the JDK"),
-    (r"java\.lang\.reflect\.AccessibleObject\.isAccessible", "D", f"{R}/accessible-object-is-accessible"),
+    (r"java\.lang\.reflect\.AccessibleObject\.isAccessible", "F", f"{R}/set-accessible-guard (the `if (!m.isAccessible()) m.setAccessible(true)` guard; else detected: {R}/accessible-object-is-accessible)"),
     (r"java\.lang\.reflect\.Proxy\.getProxyClass", "D", f"{R}/proxy-get-proxy-class"),
     (r"java\.lang\.Package\.getPackage\(", "D", f"{R}/package-get-package"),
     (r"java\.lang\.ClassLoader\.getPackage\(", "D", f"{R}/class-loader-get-package (getDefinedPackage does not search the parents, so not mechanical)"),
@@ -100,7 +100,7 @@ CLASSES = [
     (r"java\.security\.cert\.X509(Certificate|CRL)\.get(Subject|Issuer)DN", "D", f"{R}/x509-principal-dn"),
     (r"java\.security\.cert\.X509C(ert|RL)Selector", "I", "rare; the X500Principal/byte[] overloads parse names differently"),
     (r"java\.security\.spec\.PSSParameterSpec|javax\.crypto\.spec\.OAEPParameterSpec\.DEFAULT", "I", "rare; the explicit parameters are a security decision, not a rename"),
-    (r"javax\.net\.ssl\..*getPeerCertificateChain", "D", f"{R}/peer-certificate-chain"),
+    (r"javax\.net\.ssl\..*getPeerCertificateChain", "F", f"{R}/peer-certificate-chain-length (its `.length`; else detected: {R}/peer-certificate-chain)"),
     (r"javax\.security\.cert\.", "D", f"{R}/javax-security-cert"),
     (r"org\.ietf\.jgss\.GSSContext", "I", "rare: the stream forms of the GSS token methods; the byte[] forms replace them by hand"),
     # tooling, XML
@@ -218,7 +218,8 @@ def main():
     w("not modules: the Java EE and CORBA modules removed in 11 show up through their deprecated members")
     w("only.\n")
     w("- **fixed**: a recipe rewrites it (ast-grep rules in `src/recipes/catalog/java/*.yml`, types")
-    w("  resolved by `java_types.rs`, so a project class of the same name is left alone); cases it")
+    w("  resolved by `java_types.rs`, so a project class of the same name is left alone, also one")
+    w("  declared in another file of the same package, which shadows `java.lang`); cases it")
     w("  cannot prove safe are reported like detected ones. A statically imported member is seen with")
     w("  its owner (`static_imports.rs`), so `decode(s)` under `import static java.net.URLDecoder.decode`")
     w("  is fixed like `URLDecoder.decode(s)`.")
@@ -280,7 +281,8 @@ def main():
         w(f"| `{cls}` | {what} | {rule} |")
     w("\n`java.util.Date`'s deprecated constructors and accessors (1.1) are not mechanical (time zone")
     w("and calendar semantics) and are left alone; `sun.misc.BASE64Encoder/Decoder` (not a public API,")
-    w("so not in jdeprscan's lists, gone in 9) become `java.util.Base64` (`base64-from-sun-misc`), and")
+    w("so not in jdeprscan's lists, gone in 9) become `java.util.Base64` where created and used in one")
+    w("expression (`base64-from-sun-misc`; one kept in a variable or field is reported), and")
     w("`javax.xml.bind.DatatypeConverter`'s Base64 and hex helpers (JAXB left with Java 11) become")
     w("`java.util.Base64` and `HexFormat` for targets 17+ (`jaxb-datatype-converter`). Imports of")
     w("JDK-internal packages (`sun.security.*`, `com.sun.org.apache.*`, `jdk.internal.*`, ...: not")

@@ -50,6 +50,10 @@ struct Case {
     /// with `before`, and `after` is what becomes of `before`.
     #[serde(default)]
     project: BTreeMap<String, String>,
+    /// Top-level types the project declares in the case's package in other files (a
+    /// same-package `Character` shadows java.lang's): what a JDK recipe must leave alone.
+    #[serde(default)]
+    package_types: Vec<String>,
 }
 
 /// The JUnit recipe over `src` (at `src/test/java/Case.java`) and the rest of its project:
@@ -94,7 +98,13 @@ fn file_result(outcome: junit5::FileOutcome) -> FileResult {
     }
 }
 
-fn run(registry: &Registry, recipe: &str, kind: &str, src: &str) -> FileResult {
+fn run(
+    registry: &Registry,
+    recipe: &str,
+    kind: &str,
+    src: &str,
+    package_types: &[String],
+) -> FileResult {
     match (recipe, kind) {
         ("javax-to-jakarta", "java") => jakarta::java_file(src),
         ("javax-to-jakarta", k) => jakarta::resource_file(src, k == "xml"),
@@ -120,7 +130,7 @@ fn run(registry: &Registry, recipe: &str, kind: &str, src: &str) -> FileResult {
         (id, _) => registry
             .get(id)
             .unwrap_or_else(|| panic!("unknown recipe {id}"))
-            .apply(src),
+            .apply(src, package_types),
     }
 }
 
@@ -147,7 +157,13 @@ fn conformance_suite() {
             cases += 1;
             let label = format!("{} / {}", suite.recipe, case.name);
             let (first, project_after) = if case.project.is_empty() {
-                let first = run(&registry, &suite.recipe, kind, &case.before);
+                let first = run(
+                    &registry,
+                    &suite.recipe,
+                    kind,
+                    &case.before,
+                    &case.package_types,
+                );
                 (first, BTreeMap::new())
             } else {
                 junit_project(&case.before, &case.project)
@@ -181,7 +197,7 @@ fn conformance_suite() {
                 on_jdk.push((label.clone(), case.before.clone(), output.clone(), releases));
             }
             let second = if case.project.is_empty() {
-                run(&registry, &suite.recipe, kind, &output)
+                run(&registry, &suite.recipe, kind, &output, &case.package_types)
             } else {
                 junit_project(&output, &project_after).0
             };

@@ -267,7 +267,7 @@ pub fn execute(
             }
             Some(recipes::JAVA_LANG_CLASHES) => {
                 let clashes = java_lang_clashes::in_project(fp, config.target);
-                rewrite_java_files(fp, &mut overlay, |src| {
+                rewrite_java_files(fp, &mut overlay, |src, _| {
                     java_lang_clashes::imports(src, &clashes)
                 })
                 .record(task)
@@ -276,7 +276,8 @@ pub fn execute(
                 pom_result(upgrade_versions::apply(&ctx, &mut overlay))
             }
             Some(recipes::JAVAX_TO_JAKARTA) => {
-                let mut done = rewrite_java_files(fp, &mut overlay, jakarta::java_file);
+                let mut done =
+                    rewrite_java_files(fp, &mut overlay, |src, _| jakarta::java_file(src));
                 done.merge(rewrite_resources(&mut overlay, &task.files, |rel, src| {
                     let xml = rel.extension().is_some_and(|e| e == "xml");
                     jakarta::resource_file(src, xml)
@@ -315,11 +316,9 @@ pub fn execute(
                     let yaml = rel.extension().is_some_and(|e| e != "properties");
                     spring_boot::config_file(src, yaml)
                 });
-                done.merge(rewrite_java_files(
-                    fp,
-                    &mut overlay,
-                    spring_security::adapter,
-                ));
+                done.merge(rewrite_java_files(fp, &mut overlay, |src, _| {
+                    spring_security::adapter(src)
+                }));
                 for rel in task
                     .files
                     .iter()
@@ -341,11 +340,11 @@ pub fn execute(
                 if task.recipes.iter().any(|r| registry.from_repository(r)) {
                     overlay.set_author(Origin::Repository);
                 }
-                let done = rewrite_java_files(fp, &mut overlay, |src| {
+                let done = rewrite_java_files(fp, &mut overlay, |src, package_types| {
                     let mut all = FileResult::default();
                     let mut current = src.to_string();
                     for recipe in &active {
-                        let r = recipe.apply(&current);
+                        let r = recipe.apply(&current, package_types);
                         all.changes.extend(r.changes);
                         all.findings.extend(r.findings);
                         if let Some(t) = r.text {
@@ -504,27 +503,37 @@ impl Gathered {
 
 /// Applies `f` to every parseable Java file of the modules being migrated, in parallel,
 /// on the text earlier tasks left in the overlay.
+/// Applies `f` to each Java file's text with the top-level types the project declares in
+/// that file's package (a same-package `Character` shadows java.lang's).
 fn rewrite_java_files(
     fp: &Fingerprint,
     overlay: &mut Overlay,
-    f: impl Fn(&str) -> FileResult + Sync,
+    f: impl Fn(&str, &[String]) -> FileResult + Sync,
 ) -> Gathered {
-    let files: Vec<PathBuf> = fp
+    let mut package_types: HashMap<&str, Vec<String>> = HashMap::new();
+    for j in fp.java_files() {
+        package_types
+            .entry(j.package.as_str())
+            .or_default()
+            .extend(j.top_level_types.iter().cloned());
+    }
+    let files: Vec<(PathBuf, &str)> = fp
         .modules
         .iter()
         .filter(|m| !m.skipped)
         .flat_map(|m| &m.java_files)
         .filter(|j| j.syntax_error.is_none())
-        .map(|j| j.path.clone())
+        .map(|j| (j.path.clone(), j.package.as_str()))
         .collect();
-    let texts: Vec<(PathBuf, String)> = files
+    let texts: Vec<(PathBuf, &str, String)> = files
         .into_iter()
-        .filter_map(|rel| overlay.text(&rel).ok().map(|t| (rel, t)))
+        .filter_map(|(rel, package)| overlay.text(&rel).ok().map(|t| (rel, package, t)))
         .collect();
     let results: Vec<(PathBuf, String, FileResult)> = texts
         .into_par_iter()
-        .map(|(rel, src)| {
-            let r = f(&src);
+        .map(|(rel, package, src)| {
+            let types = package_types.get(package).map_or(&[][..], Vec::as_slice);
+            let r = f(&src, types);
             (rel, src, r)
         })
         .collect();

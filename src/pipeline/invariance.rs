@@ -83,7 +83,7 @@ impl Run<'_> {
         };
         let equivalent = |src: &str| {
             builtin.iter().fold(src.to_string(), |text, recipe| {
-                recipe.apply(&text).text.unwrap_or(text)
+                recipe.apply(&text, &[]).text.unwrap_or(text)
             })
         };
         let bases = self.junit3_bases();
@@ -169,7 +169,12 @@ mod tests {
             matches!(&plain, StepResult::InvarianceChecked { differences, .. } if differences.len() == 1),
             "without the recipe the change counts: {plain:?}"
         );
-        let equivalent = |src: &str| wrappers.apply(src).text.unwrap_or_else(|| src.to_string());
+        let equivalent = |src: &str| {
+            wrappers
+                .apply(src, &[])
+                .text
+                .unwrap_or_else(|| src.to_string())
+        };
         let judged = judge(&originals, |_| Some(after.clone()), equivalent, &none);
         assert!(
             matches!(&judged, StepResult::InvarianceChecked { differences, .. } if differences.is_empty()),

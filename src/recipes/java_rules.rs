@@ -126,15 +126,17 @@ impl CompiledRule {
 
 /// The tree-sitter view of a file that [`java_types::Scope`] resolves names in, built only
 /// when a typed rule asks.
-struct TypedFile {
+struct TypedFile<'p> {
     src: String,
+    package_types: &'p [String],
     parsed: std::cell::OnceCell<Option<java_syntax::Parsed>>,
 }
 
-impl TypedFile {
-    fn new(src: &str) -> Self {
+impl<'p> TypedFile<'p> {
+    fn new(src: &str, package_types: &'p [String]) -> Self {
         Self {
             src: src.to_string(),
+            package_types,
             parsed: std::cell::OnceCell::new(),
         }
     }
@@ -151,7 +153,7 @@ impl TypedFile {
         let Some(node) = root.descendant_for_byte_range(range.start, range.end) else {
             return false;
         };
-        let scope = java_types::Scope::new(root, &self.src);
+        let scope = java_types::Scope::new(root, &self.src).in_package_with(self.package_types);
         fqns.iter().any(|f| scope.denotes(node, f))
     }
 }
@@ -164,7 +166,7 @@ pub struct JavaRecipe {
     /// The YAML it came from, for `uplift recipes show`.
     pub source: String,
     rules: Vec<CompiledRule>,
-    code: Option<fn(&str) -> FileResult>,
+    code: Option<idioms::Transform>,
 }
 
 impl std::fmt::Debug for JavaRecipe {
@@ -218,14 +220,16 @@ impl JavaRecipe {
 
     /// Applies every fix until nothing more matches (nested matches take another pass),
     /// then runs the detectors on the result. A rewrite that would not parse is refused.
-    pub fn apply(&self, src: &str) -> FileResult {
+    /// `package_types` are the top-level types the project declares in the file's package
+    /// (they shadow java.lang's and on-demand imports' types of the same name).
+    pub fn apply(&self, src: &str, package_types: &[String]) -> FileResult {
         let mut result = FileResult::default();
         if !self.may_apply(src) {
             return result;
         }
         let mut current = src.to_string();
         if let Some(code) = self.code {
-            let r = code(&current);
+            let r = code(&current, package_types);
             result.changes.extend(r.changes);
             result.findings.extend(r.findings);
             if let Some(t) = r.text {
@@ -234,7 +238,7 @@ impl JavaRecipe {
         }
         // Statically imported members a rule rewrites are written with their owner first.
         let qualified = static_imports::qualify(&current, |text| {
-            let (edits, _) = self.fix_pass(text, &mut Vec::new());
+            let (edits, _) = self.fix_pass(text, package_types, &mut Vec::new());
             edits.into_iter().map(|e| e.range).collect()
         });
         let unqualified = current.clone();
@@ -243,7 +247,7 @@ impl JavaRecipe {
         }
         let mut fired: BTreeSet<usize> = BTreeSet::new();
         for _pass in 0..4 {
-            let (edits, hits) = self.fix_pass(&current, &mut result.changes);
+            let (edits, hits) = self.fix_pass(&current, package_types, &mut result.changes);
             if edits.is_empty() {
                 break;
             }
@@ -281,14 +285,19 @@ impl JavaRecipe {
                 }
             }
         }
-        result.findings.extend(self.detect(&current));
+        result.findings.extend(self.detect(&current, package_types));
         result
     }
 
-    fn fix_pass(&self, src: &str, changes: &mut Vec<String>) -> (Vec<Edit>, Vec<usize>) {
+    fn fix_pass(
+        &self,
+        src: &str,
+        package_types: &[String],
+        changes: &mut Vec<String>,
+    ) -> (Vec<Edit>, Vec<usize>) {
         let grep = Java.ast_grep(src);
         let root = grep.root();
-        let typed = TypedFile::new(src);
+        let typed = TypedFile::new(src, package_types);
         let mut edits: Vec<Edit> = Vec::new();
         let mut hits = Vec::new();
         for (i, rule) in self.rules.iter().enumerate() {
@@ -329,10 +338,10 @@ impl JavaRecipe {
     }
 
     /// Detector hits on the final text, one per line.
-    fn detect(&self, src: &str) -> Vec<String> {
+    fn detect(&self, src: &str, package_types: &[String]) -> Vec<String> {
         let grep = Java.ast_grep(src);
         let root = grep.root();
-        let typed = TypedFile::new(src);
+        let typed = TypedFile::new(src, package_types);
         let mut out = Vec::new();
         for rule in self.rules.iter().filter(|r| r.fixer().is_none()) {
             for m in rule.matches(&root, &typed) {
@@ -601,7 +610,7 @@ mod tests {
     #[test]
     fn nested_matches_are_rewritten_in_later_passes() {
         let src = "class A { Object o = new Integer(new Integer(1).intValue()); }\n";
-        let r = recipe("wrapper-constructors").apply(src);
+        let r = recipe("wrapper-constructors").apply(src, &[]);
         assert_eq!(
             r.text.as_deref(),
             Some("class A { Object o = Integer.valueOf(Integer.valueOf(1).intValue()); }\n")
@@ -611,7 +620,7 @@ mod tests {
     #[test]
     fn imports_follow_the_fix() {
         let src = "package p;\n\nimport sun.misc.BASE64Encoder;\n\nclass A {\n  String s(byte[] b) { return new BASE64Encoder().encode(b); }\n}\n";
-        let r = recipe("base64-from-sun-misc").apply(src);
+        let r = recipe("base64-from-sun-misc").apply(src, &[]);
         let out = r.text.unwrap();
         assert!(out.contains("import java.util.Base64;"), "{out}");
         assert!(!out.contains("sun.misc"), "{out}");

@@ -14,6 +14,7 @@ use crate::java_syntax::{self, Import};
 /// otherwise the file's imports, for the recipe's own import edits.
 pub fn visit_calls(
     src: &str,
+    package_types: &[String],
     method: &str,
     mut visit: impl FnMut(Node, &Scope),
 ) -> Option<Vec<Import>> {
@@ -22,7 +23,7 @@ pub fn visit_calls(
     }
     let parsed = java_syntax::parse_clean(src)?;
     let root = parsed.tree.root_node();
-    let scope = Scope::new(root, src);
+    let scope = Scope::new(root, src).in_package_with(package_types);
     java_syntax::walk(root, |n| {
         if n.kind() == "method_invocation" && java_syntax::field_text(n, "name", src) == method {
             visit(n, &scope);
@@ -37,6 +38,9 @@ pub struct Scope<'a> {
     package: String,
     imports: Vec<Import>,
     declared: Vec<String>,
+    /// Top-level types the project declares in this file's package (other files included):
+    /// a `Character` there shadows java.lang's, which the file alone cannot tell.
+    package_types: Vec<String>,
 }
 
 impl<'a> Scope<'a> {
@@ -59,7 +63,14 @@ impl<'a> Scope<'a> {
             package,
             imports: java_syntax::imports(root, src),
             declared,
+            package_types: Vec::new(),
         }
+    }
+
+    /// This scope knowing the top-level types the project declares in the file's package.
+    pub fn in_package_with(mut self, types: &[String]) -> Self {
+        self.package_types = types.to_vec();
+        self
     }
 
     /// Whether `node` (a type, or an expression whose type the file declares) is of the
@@ -259,6 +270,9 @@ impl<'a> Scope<'a> {
             return explicit.iter().any(|i| i.path == fqn);
         }
         let owner = fqn.rsplit_once('.').map_or("", |x| x.0);
+        if self.package_types.iter().any(|t| t == name) {
+            return owner == self.package;
+        }
         owner == self.package
             || owner == "java.lang"
             || self
@@ -417,6 +431,28 @@ mod tests {
             "Thread",
             "java.lang.Thread"
         ));
+    }
+
+    #[test]
+    fn a_type_the_project_declares_in_the_package_shadows_java_lang_and_on_demand_imports() {
+        let scope_denotes = |src: &str, name: &str, fqn: &str| {
+            let parsed = java_syntax::parse(src).unwrap();
+            let root = parsed.tree.root_node();
+            let scope = Scope::new(root, src).in_package_with(&["Character".into()]);
+            let mut hit = None;
+            java_syntax::walk(root, |n| {
+                if hit.is_none() && java_syntax::text(n, src) == name && n.kind() == "identifier" {
+                    hit = Some(n);
+                }
+            });
+            scope.denotes(hit.expect(name), fqn)
+        };
+        let src = "package p;\nimport java.lang.*;\nclass A { boolean f(char c) { return Character.isSpace(c); } }";
+        assert!(!scope_denotes(src, "Character", "java.lang.Character"));
+        assert!(scope_denotes(src, "Character", "p.Character"));
+        // A single-type import still wins over the package.
+        let imported = "package p;\nimport java.lang.Character;\nclass A { boolean f(char c) { return Character.isSpace(c); } }";
+        assert!(scope_denotes(imported, "Character", "java.lang.Character"));
     }
 
     #[test]

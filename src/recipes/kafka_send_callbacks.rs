@@ -24,10 +24,10 @@ use crate::java_syntax::{field_text, text};
 const KAFKA_TEMPLATE: &str = "org.springframework.kafka.core.KafkaTemplate";
 const CALLBACK: &str = "org.springframework.util.concurrent.ListenableFutureCallback";
 
-pub fn rewrite(src: &str) -> FileResult {
+pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
-    visit_calls(src, "addCallback", |n, scope| {
+    visit_calls(src, package_types, "addCallback", |n, scope| {
         if let Some(edit) = when_complete(n, src, scope) {
             edits.push(edit);
         }
@@ -174,7 +174,7 @@ mod tests {
     #[test]
     fn a_callback_using_this_is_left() {
         let src = "import org.springframework.kafka.core.KafkaTemplate;\nimport org.springframework.util.concurrent.ListenableFutureCallback;\nclass A {\n  KafkaTemplate<String, String> t;\n  void s() {\n    t.send(\"x\", \"y\").addCallback(new ListenableFutureCallback<Object>() {\n      public void onSuccess(Object r) { this.hashCode(); }\n      public void onFailure(Throwable e) { }\n    });\n  }\n}\n";
-        assert!(rewrite(src).text.is_none());
+        assert!(rewrite(src, &[]).text.is_none());
     }
 
     #[test]
@@ -183,7 +183,7 @@ mod tests {
             "addCallback(",
             "class A { void m() { x.addCallback(new ListenableFutureCallback<>() {}); } }",
         ] {
-            assert!(rewrite(src).text.is_none());
+            assert!(rewrite(src, &[]).text.is_none());
         }
     }
 }

@@ -24,11 +24,11 @@ use crate::java_syntax::{field_text, text};
 
 const NEW: &str = "NoSuchMethodException | InvocationTargetException";
 
-pub fn rewrite(src: &str) -> FileResult {
+pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
     let mut extended: BTreeSet<usize> = BTreeSet::new();
-    visit_calls(src, "newInstance", |n, scope| {
+    visit_calls(src, package_types, "newInstance", |n, scope| {
         if n.child_by_field_name("arguments")
             .is_none_or(|a| a.named_child_count() > 0)
         {

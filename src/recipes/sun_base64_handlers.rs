@@ -31,11 +31,11 @@ use crate::java_syntax::{self, field_text, text};
 
 const DECODER: &str = "sun.misc.BASE64Decoder";
 
-pub fn rewrite(src: &str) -> FileResult {
+pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
     let mut rewritten = 0;
-    let imports = visit_calls(src, "decodeBuffer", |n, scope| {
+    let imports = visit_calls(src, package_types, "decodeBuffer", |n, scope| {
         let Some(argument) = decode_buffer_argument(n, scope) else {
             return;
         };

@@ -14,15 +14,19 @@ use super::FileResult;
 use crate::edit::{self, Edit};
 use crate::java_syntax;
 
+/// A code transform: a file's text and the top-level types the project declares in its
+/// package (for the transforms that resolve JDK types, see `java_types::Scope`).
+pub type Transform = fn(&str, &[String]) -> FileResult;
+
 /// The code transform a recipe's `code:` names.
-pub fn transform(name: &str) -> Option<fn(&str) -> FileResult> {
+pub fn transform(name: &str) -> Option<Transform> {
     match name {
-        "pattern-instanceof" => Some(pattern_instanceof::rewrite),
-        "switch-expressions" => Some(switch_expressions::rewrite),
-        "text-blocks" => Some(text_blocks::rewrite),
-        "spring-security-6" => Some(super::spring_security::rewrite),
-        "spring-batch-5" => Some(super::spring_batch::rewrite),
-        "springfox-annotations" => Some(super::annotation_moves::springfox),
+        "pattern-instanceof" => Some(|src, _| pattern_instanceof::rewrite(src)),
+        "switch-expressions" => Some(|src, _| switch_expressions::rewrite(src)),
+        "text-blocks" => Some(|src, _| text_blocks::rewrite(src)),
+        "spring-security-6" => Some(|src, _| super::spring_security::rewrite(src)),
+        "spring-batch-5" => Some(|src, _| super::spring_batch::rewrite(src)),
+        "springfox-annotations" => Some(|src, _| super::annotation_moves::springfox(src)),
         "kafka-send-callbacks" => Some(super::kafka_send_callbacks::rewrite),
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
         "base64-decode-handlers" => Some(super::sun_base64_handlers::rewrite),
