@@ -395,3 +395,45 @@ fn a_build_that_fills_the_disk_is_stopped_at_the_users_budget() {
         "{report}"
     );
 }
+
+/// A `pom.xml` that is a link to a server file (a pom-shaped one holding a secret, or
+/// `/proc/self/environ`) is refused with the reason, never parsed or quoted.
+#[test]
+fn a_linked_pom_is_not_read() {
+    for target in ["key", "/proc/self/environ"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = fixture(tmp.path(), "single-junit4");
+        let canary = format!("canary-{}", uuid::Uuid::new_v4().simple());
+        let secret = tmp.path().join("server-pom.xml");
+        std::fs::write(
+            &secret,
+            format!(
+                "<project><groupId>{canary}</groupId><artifactId>{canary}</artifactId></project>\n"
+            ),
+        )
+        .unwrap();
+        std::fs::remove_file(repo.join("pom.xml")).unwrap();
+        let target = if target == "key" {
+            secret.as_path()
+        } else {
+            Path::new(target)
+        };
+        symlink(target, repo.join("pom.xml")).unwrap();
+        let report_path = tmp.path().join("report.json");
+        let out = migrate(tmp.path(), &repo)
+            .arg("--no-build")
+            .arg("--report-json")
+            .arg(&report_path)
+            .env("UPLIFT_TEST_CANARY", &canary)
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+            std::fs::read_to_string(&report_path).unwrap_or_default()
+        );
+        assert!(!all.contains(&canary), "{target:?}: {all}");
+        assert!(all.contains("symbolic link pom.xml"), "{target:?}: {all}");
+    }
+}
