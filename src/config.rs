@@ -167,6 +167,10 @@ pub struct Budgets {
     pub build_timeout_secs: u64,
     /// Bytes of build output kept per run (the rest is dropped, the tail is kept).
     pub max_build_output_bytes: usize,
+    /// Disk one Maven run may fill (work tree, its `/tmp` and home, its local repository),
+    /// counted as allocated blocks, every file and directory at least one block; a build
+    /// that writes more is killed ([`crate::build::disk`]).
+    pub max_build_disk_bytes: u64,
     /// LLM limits, used by the fallback tier.
     pub max_llm_calls: u32,
     pub max_cost_usd: f64,
@@ -178,6 +182,7 @@ impl Default for Budgets {
             max_wall_secs: 3600,
             build_timeout_secs: 1800,
             max_build_output_bytes: 4 * 1024 * 1024,
+            max_build_disk_bytes: 10 << 30,
             max_llm_calls: 500,
             max_cost_usd: 10.0,
         }
@@ -199,6 +204,7 @@ impl Budgets {
             max_build_output_bytes: self
                 .max_build_output_bytes
                 .min(ceiling.max_build_output_bytes),
+            max_build_disk_bytes: self.max_build_disk_bytes.min(ceiling.max_build_disk_bytes),
             max_llm_calls: self.max_llm_calls.min(ceiling.max_llm_calls),
             max_cost_usd: cost.min(ceiling.max_cost_usd),
         }
@@ -385,28 +391,46 @@ mod tests {
             max_wall_secs: 600,
             build_timeout_secs: 300,
             max_build_output_bytes: 1000,
+            max_build_disk_bytes: 4096,
             max_llm_calls: 5,
             max_cost_usd: 2.0,
         };
-        let b = |w, t, o, c, usd| Budgets {
+        let b = |w, t, o, d, c, usd| Budgets {
             max_wall_secs: w,
             build_timeout_secs: t,
             max_build_output_bytes: o,
+            max_build_disk_bytes: d,
             max_llm_calls: c,
             max_cost_usd: usd,
         };
         // (the repository asks, it gets)
         for (asked, got) in [
-            (Budgets::default(), b(600, 300, 1000, 5, 2.0)),
+            (Budgets::default(), b(600, 300, 1000, 4096, 5, 2.0)),
             (
-                b(u64::MAX, u64::MAX, usize::MAX, u32::MAX, f64::INFINITY),
-                b(600, 300, 1000, 5, 2.0),
+                b(
+                    u64::MAX,
+                    u64::MAX,
+                    usize::MAX,
+                    u64::MAX,
+                    u32::MAX,
+                    f64::INFINITY,
+                ),
+                b(600, 300, 1000, 4096, 5, 2.0),
             ),
-            (b(60, 30, 10, 1, 0.5), b(60, 30, 10, 1, 0.5)),
-            (b(0, 0, 0, 0, 0.0), b(0, 0, 0, 0, 0.0)),
-            (b(600, 301, 999, 6, 2.0), b(600, 300, 999, 5, 2.0)),
-            (b(600, 300, 1000, 5, f64::NAN), b(600, 300, 1000, 5, 0.0)),
-            (b(600, 300, 1000, 5, -1.0), b(600, 300, 1000, 5, 0.0)),
+            (b(60, 30, 10, 20, 1, 0.5), b(60, 30, 10, 20, 1, 0.5)),
+            (b(0, 0, 0, 0, 0, 0.0), b(0, 0, 0, 0, 0, 0.0)),
+            (
+                b(600, 301, 999, 4097, 6, 2.0),
+                b(600, 300, 999, 4096, 5, 2.0),
+            ),
+            (
+                b(600, 300, 1000, 4096, 5, f64::NAN),
+                b(600, 300, 1000, 4096, 5, 0.0),
+            ),
+            (
+                b(600, 300, 1000, 4096, 5, -1.0),
+                b(600, 300, 1000, 4096, 5, 0.0),
+            ),
         ] {
             assert_eq!(asked.within(&server), got, "{asked:?}");
         }

@@ -35,12 +35,41 @@ pub struct BuildRun {
     /// ended: git on the host would run their config and hooks.
     #[serde(default)]
     pub git_removed: Vec<String>,
+    /// Set when the build was killed for writing more than its disk budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk_exceeded: Option<DiskExceeded>,
+}
+
+/// A build killed at its disk budget: what it had written when the watch saw it (the
+/// watch polls, so this is above the budget) and the budget.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub struct DiskExceeded {
+    pub written: u64,
+    pub budget: u64,
 }
 
 impl BuildRun {
     pub fn succeeded(&self) -> bool {
-        self.exit_code == Some(0) && !self.timed_out
+        self.exit_code == Some(0) && self.stopped().is_none()
     }
+
+    /// Why the engine killed the build, if it did: a limit it hit.
+    pub fn stopped(&self) -> Option<String> {
+        if self.timed_out {
+            return Some("hit the time limit".into());
+        }
+        self.disk_exceeded.map(|d| {
+            format!(
+                "exceeded the disk budget ({}): it had written {}",
+                mib(d.budget),
+                mib(d.written)
+            )
+        })
+    }
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{} MiB", bytes >> 20)
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]

@@ -69,7 +69,7 @@ pub struct Settings {
     /// Web search for the LLM tier (UPLIFT_SEARCH_BASE_URL, key in UPLIFT_SEARCH_API_KEY).
     pub search: Option<crate::llm::search::SearchSettings>,
     /// The server's limits per run (`UPLIFT_MAX_WALL_SECS`, `UPLIFT_BUILD_TIMEOUT_SECS`,
-    /// `UPLIFT_MAX_BUILD_OUTPUT_BYTES`, `UPLIFT_LLM_MAX_CALLS`, `UPLIFT_LLM_MAX_COST_PER_RUN`):
+    /// `UPLIFT_MAX_BUILD_OUTPUT_BYTES`, `UPLIFT_MAX_BUILD_DISK_BYTES`, `UPLIFT_LLM_MAX_CALLS`, `UPLIFT_LLM_MAX_COST_PER_RUN`):
     /// a repository may ask for less, never more.
     pub ceilings: Budgets,
     /// LLM prices (defaults, overridden per model by `UPLIFT_LLM_PRICES`, JSON); a
@@ -233,6 +233,10 @@ impl Settings {
                 max_build_output_bytes: parsed(
                     "UPLIFT_MAX_BUILD_OUTPUT_BYTES",
                     limits.max_build_output_bytes,
+                )?,
+                max_build_disk_bytes: parsed(
+                    "UPLIFT_MAX_BUILD_DISK_BYTES",
+                    limits.max_build_disk_bytes,
                 )?,
                 max_llm_calls: parsed("UPLIFT_LLM_MAX_CALLS", limits.max_llm_calls)?,
                 max_cost_usd: parsed("UPLIFT_LLM_MAX_COST_PER_RUN", limits.max_cost_usd)?,

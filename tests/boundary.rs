@@ -327,3 +327,113 @@ fn a_file_name_that_is_not_utf8_is_refused_not_fatal() {
     );
     assert_eq!(std::fs::read(&odd).unwrap(), JUNIT4_TEST.as_bytes());
 }
+
+/// The repository asks for a terabyte of disk per build; its build writing 2 GiB (under
+/// `target/` and `/tmp`) is killed at the user's 64 MiB, and the report says why.
+#[test]
+fn a_build_that_fills_the_disk_is_stopped_at_the_users_budget() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = fixture(tmp.path(), "disk-filler");
+    std::fs::create_dir_all(repo.join(".github")).unwrap();
+    let offline = std::fs::read_to_string(support::support_file("offline.yml")).unwrap();
+    std::fs::write(
+        repo.join(".github/uplift.yml"),
+        format!("{offline}budgets:\n  max_build_disk_bytes: 1099511627776\n"),
+    )
+    .unwrap();
+    let xdg = tmp.path().join("xdg");
+    std::fs::create_dir_all(xdg.join("uplift")).unwrap();
+    std::fs::write(
+        xdg.join("uplift/config.yml"),
+        "budgets:\n  max_build_disk_bytes: 67108864\n  build_timeout_secs: 300\n",
+    )
+    .unwrap();
+    let report_path = tmp.path().join("report.json");
+    let out = migrate(tmp.path(), &repo)
+        .arg("--maven-arg=-s")
+        .arg(format!(
+            "--maven-arg={}",
+            support::support_file("maven-settings-offline.xml")
+        ))
+        .arg("--report-json")
+        .arg(&report_path)
+        .env("XDG_CONFIG_HOME", &xdg)
+        .env("XDG_CACHE_HOME", tmp.path().join("cache"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: Value = serde_json::from_str(
+        &std::fs::read_to_string(&report_path).unwrap_or_else(|e| panic!("{e}: {stderr}")),
+    )
+    .unwrap();
+    assert_eq!(report["outcome"], "INCOMPLETE", "{stderr}");
+    let baseline = report["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["stage"] == "baseline")
+        .unwrap_or_else(|| panic!("{report}"));
+    let run = &baseline["result"]["run"];
+    assert_eq!(run["timed_out"], false, "{run}");
+    let written = run["disk_exceeded"]["written"]
+        .as_u64()
+        .unwrap_or_else(|| panic!("{run}"));
+    assert_eq!(run["disk_exceeded"]["budget"], 64 << 20, "{run}");
+    assert!(
+        written > 64 << 20 && written < 1 << 30,
+        "stopped after {written} bytes"
+    );
+    let fill = repo.join("target/fill");
+    let on_disk: u64 = std::fs::read_dir(&fill)
+        .map(|d| d.flatten().map(|e| e.metadata().unwrap().len()).sum())
+        .unwrap_or(0);
+    assert!(on_disk < 1 << 30, "the build went on writing: {on_disk}");
+    assert!(
+        report
+            .to_string()
+            .contains("baseline build exceeded the disk budget (64 MiB)"),
+        "{report}"
+    );
+}
+
+/// A `pom.xml` that is a link to a server file (a pom-shaped one holding a secret, or
+/// `/proc/self/environ`) is refused with the reason, never parsed or quoted.
+#[test]
+fn a_linked_pom_is_not_read() {
+    for target in ["key", "/proc/self/environ"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = fixture(tmp.path(), "single-junit4");
+        let canary = format!("canary-{}", uuid::Uuid::new_v4().simple());
+        let secret = tmp.path().join("server-pom.xml");
+        std::fs::write(
+            &secret,
+            format!(
+                "<project><groupId>{canary}</groupId><artifactId>{canary}</artifactId></project>\n"
+            ),
+        )
+        .unwrap();
+        std::fs::remove_file(repo.join("pom.xml")).unwrap();
+        let target = if target == "key" {
+            secret.as_path()
+        } else {
+            Path::new(target)
+        };
+        symlink(target, repo.join("pom.xml")).unwrap();
+        let report_path = tmp.path().join("report.json");
+        let out = migrate(tmp.path(), &repo)
+            .arg("--no-build")
+            .arg("--report-json")
+            .arg(&report_path)
+            .env("UPLIFT_TEST_CANARY", &canary)
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+            std::fs::read_to_string(&report_path).unwrap_or_default()
+        );
+        assert!(!all.contains(&canary), "{target:?}: {all}");
+        assert!(all.contains("symbolic link pom.xml"), "{target:?}: {all}");
+    }
+}

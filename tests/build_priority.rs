@@ -38,6 +38,11 @@ async fn maven_runs_below_the_priority_of_the_process_that_starts_it() {
         properties: Vec::new(),
         timeout: Duration::from_secs(30),
         max_output_bytes: 1 << 20,
+        disk: &uplift::build::disk::Budget {
+            roots: vec![project.clone()],
+            held_before: 0,
+            bytes: 1 << 30,
+        },
         isolation: None,
     })
     .await

@@ -268,3 +268,44 @@ fn the_same_build_escapes_on_the_host() {
     }
     assert!(h.project.join("src/.git/config").is_file(), "{found}");
 }
+
+/// bubblewrap builds the sandbox's `/` and `/dev` on tmpfs owned by the build's user: left
+/// writable, a build could park gigabytes in memory there (beside the work tree's parents,
+/// where no disk budget looks) and `/dev/shm`. Only the work tree and `/tmp` take writes.
+#[tokio::test]
+async fn only_the_work_tree_and_tmp_are_writable() {
+    use uplift::build::sandbox::{HostAccess, Limits, Network, Sandbox, Spec};
+    let sandbox = Sandbox::detect(Limits::default()).expect("bubblewrap works here");
+    // Outside the host's /tmp, as the app's work directory is: the tree's parents are then
+    // made by bubblewrap on its own root.
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let tree = dir.path().join("work/job/tree");
+    let scratch = dir.path().join("scratch");
+    std::fs::create_dir_all(&tree).unwrap();
+    let parent = tree.parent().unwrap().display().to_string();
+    let script = format!(
+        "for d in / /dev /dev/shm /etc /usr {parent} /tmp .; do \
+           if echo x > $d/probe 2>/dev/null; then echo \"writable $d\"; fi; done; \
+         echo x > /dev/null && echo null-ok"
+    );
+    let args = ["-c".to_string(), script];
+    let spec = Spec {
+        work_tree: &tree,
+        read_only_inside: &[],
+        scratch: &scratch,
+        read_only: Vec::new(),
+        access: &HostAccess::default(),
+        network: Network::None,
+        program: Path::new("/bin/sh"),
+        args: &args,
+        env: Vec::new(),
+    };
+    let out = sandbox.command(&spec).unwrap().output().await.unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        ["writable /tmp", "writable .", "null-ok"],
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

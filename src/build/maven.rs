@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 
+use super::disk;
 use super::egress::{self, EgressProxy};
 use super::jdk::Jdk;
 use super::sandbox::{self, EGRESS_SETTINGS, Isolation, Network, Spec};
@@ -43,6 +44,8 @@ pub struct MavenRequest<'a> {
     pub properties: Vec<(String, String)>,
     pub timeout: Duration,
     pub max_output_bytes: usize,
+    /// The run's disk budget; a build past it is killed.
+    pub disk: &'a disk::Budget,
     /// The sandbox and what of the host it shows; `None` runs Maven directly on the host
     /// (the CLI where bubblewrap is missing, or the app's explicit unsafe escape hatch).
     pub isolation: Option<&'a Isolation>,
@@ -216,11 +219,7 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
     let mut egress = None;
     // The work tree's git directories: read-only to the build, and none may be added.
     let git_before = sandbox::git_entries(req.root);
-    let git_read_only: Vec<PathBuf> = git_before
-        .iter()
-        .filter(|p| !p.is_symlink())
-        .cloned()
-        .collect();
+    let git_read_only = sandbox::git_read_only(req.root, &git_before);
     let mut cmd = match req.isolation {
         Some(iso) => {
             let network = match &iso.access.egress {
@@ -293,15 +292,24 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
         capture.clone(),
         req.max_output_bytes,
     ));
-    let (exit_code, timed_out) = match tokio::time::timeout(req.timeout, child.wait()).await {
-        Ok(status) => {
+    let waited = tokio::select! {
+        status = tokio::time::timeout(req.timeout, child.wait()) => Ok(status),
+        exceeded = req.disk.exceeded(scratch.path()) => Err(exceeded),
+    };
+    let (exit_code, timed_out, disk_exceeded) = match waited {
+        Ok(Ok(status)) => {
             group.0 = None;
-            (status.ok().and_then(|s| s.code()), false)
+            (status.ok().and_then(|s| s.code()), false, None)
         }
-        Err(_) => {
+        Ok(Err(_)) => {
             drop(group);
             let _ = child.wait().await;
-            (None, true)
+            (None, true, None)
+        }
+        Err(exceeded) => {
+            drop(group);
+            let _ = child.wait().await;
+            (None, false, Some(exceeded))
         }
     };
     let _ = tokio::time::timeout(Duration::from_secs(5), async {
@@ -337,6 +345,7 @@ pub async fn run(req: MavenRequest<'_>) -> Result<BuildRun, MavenError> {
         egress_refused: egress.map(|p| p.refused()).unwrap_or_default(),
         deprecations: c.deprecations.iter().map(relative).collect(),
         git_removed,
+        disk_exceeded,
     })
 }
 

@@ -1,6 +1,7 @@
 //! Building and testing the project: JDK choice, the Maven runner, test reports, class files.
 
 pub mod classfile;
+pub mod disk;
 pub mod egress;
 pub mod flaky;
 pub mod jdk;

@@ -407,45 +407,54 @@ impl Sandbox {
         for (k, v) in [("HOME", BUILD_HOME), ("TMPDIR", "/tmp"), ("USER", "build")] {
             a.extend([o("--setenv"), o(k), o(v)]);
         }
-        a.extend([o("--chdir"), o(spec.work_tree), o("--")]);
+        let mut relay = Vec::new();
         if let (Network::Proxy { socket, settings }, Some(socat)) = (&spec.network, &self.socat) {
-            {
-                // Bound after everything else so the build's binds cannot cover them.
-                let at = a.len() - 3;
-                a.splice(
-                    at..at,
-                    [
-                        o("--bind"),
-                        o(socket),
-                        o(EGRESS_SOCKET),
-                        o("--ro-bind"),
-                        o(settings),
-                        o(EGRESS_SETTINGS),
-                    ],
-                );
-                a.extend([
-                    o("/bin/sh"),
-                    o("-c"),
-                    o(&format!(
-                        "{} TCP-LISTEN:{},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:{EGRESS_SOCKET} & exec \"$@\"",
-                        socat.display(),
-                        super::egress::RELAY_PORT
-                    )),
-                    o("sh"),
-                ]);
-            }
+            // Bound after everything else so the build's binds cannot cover them.
+            a.extend([
+                o("--bind"),
+                o(socket),
+                o(EGRESS_SOCKET),
+                o("--ro-bind"),
+                o(settings),
+                o(EGRESS_SETTINGS),
+            ]);
+            relay = vec![
+                o("/bin/sh"),
+                o("-c"),
+                o(&format!(
+                    "{} TCP-LISTEN:{},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:{EGRESS_SOCKET} & exec \"$@\"",
+                    socat.display(),
+                    super::egress::RELAY_PORT
+                )),
+                o("sh"),
+            ];
         }
+        // bubblewrap makes `/` (with the parents of every bind) and `/dev` tmpfs the build's
+        // user owns: writable, they would hold whatever a build parks there in memory, where
+        // no disk budget looks. Once every mount is in place, both become read-only.
+        a.extend([o("--remount-ro"), o("/"), o("--remount-ro"), o("/dev")]);
+        a.extend([o("--chdir"), o(spec.work_tree), o("--")]);
+        a.extend(relay);
         a.push(o(spec.program));
         a.extend(spec.args.iter().map(OsString::from));
         a
     }
 }
 
+/// A `.git` entry of a work tree as it was before a build.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GitEntry {
+    pub path: PathBuf,
+    /// The link's target when the entry is a link (a CLI user's `.git -> ...`): a link cannot
+    /// be bound read-only, so a build could replace it with a directory of its own.
+    pub link: Option<PathBuf>,
+}
+
 /// Every `.git` entry below a work tree (the checkout's own, a nested repository's, a
 /// submodule's link file), not descending into them. git on the host trusts what is in
 /// them (`core.fsmonitor`, hooks, `remote.origin.url` for the app's push with its token),
 /// and a checkout never brings them: only a build could write them.
-pub fn git_entries(work_tree: &Path) -> Vec<PathBuf> {
+pub fn git_entries(work_tree: &Path) -> Vec<GitEntry> {
     let mut found = Vec::new();
     let mut walk = walkdir::WalkDir::new(work_tree).into_iter();
     while let Some(entry) = walk.next() {
@@ -454,26 +463,57 @@ pub fn git_entries(work_tree: &Path) -> Vec<PathBuf> {
             if e.file_type().is_dir() {
                 walk.skip_current_dir();
             }
-            found.push(e.into_path());
+            let link = e
+                .path_is_symlink()
+                .then(|| std::fs::read_link(e.path()).ok())
+                .flatten();
+            found.push(GitEntry {
+                path: e.into_path(),
+                link,
+            });
         }
     }
     found
 }
 
+/// What of `entries` the sandbox binds read-only: the directories and files, and the target
+/// of a link when it lies inside the work tree (the work tree's bind would leave it writable).
+pub fn git_read_only(work_tree: &Path, entries: &[GitEntry]) -> Vec<PathBuf> {
+    let root = std::fs::canonicalize(work_tree).unwrap_or_else(|_| work_tree.to_path_buf());
+    entries
+        .iter()
+        .filter_map(|e| match &e.link {
+            None => Some(e.path.clone()),
+            Some(_) => std::fs::canonicalize(&e.path)
+                .ok()
+                .filter(|target| target.starts_with(&root)),
+        })
+        .collect()
+}
+
 /// Removes the `.git` entries a build created in its work tree (anything named `.git` that
-/// `before` does not list; links are removed, not followed) and returns them relative to
-/// the work tree. What was there before was read-only to the build.
-pub fn remove_planted_git(work_tree: &Path, before: &[PathBuf]) -> Vec<String> {
+/// `before` does not list; links are removed, not followed), and puts back a `.git` link the
+/// build replaced; returns them relative to the work tree. What was there before was
+/// read-only to the build.
+pub fn remove_planted_git(work_tree: &Path, before: &[GitEntry]) -> Vec<String> {
     let mut removed = Vec::new();
-    for path in git_entries(work_tree) {
-        if before.contains(&path) {
+    for path in git_entries(work_tree).into_iter().map(|e| e.path) {
+        let was = before.iter().find(|b| b.path == path);
+        let replaced_link = was
+            .and_then(|b| b.link.as_ref())
+            .filter(|target| std::fs::read_link(&path).ok().as_ref() != Some(*target));
+        if was.is_some() && replaced_link.is_none() {
             continue;
         }
         let gone = match std::fs::symlink_metadata(&path) {
             Ok(m) if m.is_dir() => std::fs::remove_dir_all(&path),
             _ => std::fs::remove_file(&path),
         };
-        if gone.is_ok() {
+        let restored = match replaced_link {
+            Some(target) if gone.is_ok() => std::os::unix::fs::symlink(target, &path),
+            _ => gone,
+        };
+        if restored.is_ok() {
             removed.push(
                 path.strip_prefix(work_tree)
                     .unwrap_or(&path)
@@ -602,6 +642,36 @@ mod tests {
             assert!(!printed.contains(secret), "{printed}");
         }
         assert!(printed.contains("user ci"), "{printed}");
+    }
+
+    /// A CLI user's `.git` that is a link cannot be bound read-only: a build replacing it with
+    /// a repository of its own (hooks, `core.fsmonitor`) has it removed and the link put back;
+    /// a link to a directory inside the work tree has that directory bound read-only.
+    #[test]
+    fn a_git_link_the_build_replaced_is_put_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let tree = dir.path().join("tree");
+        std::fs::create_dir_all(tree.join("gitdir")).unwrap();
+        std::fs::create_dir_all(tree.join("sub")).unwrap();
+        std::os::unix::fs::symlink("../elsewhere/.git", tree.join(".git")).unwrap();
+        std::os::unix::fs::symlink("../gitdir", tree.join("sub/.git")).unwrap();
+        let before = git_entries(&tree);
+        assert_eq!(before.len(), 2, "{before:?}");
+        assert_eq!(
+            git_read_only(&tree, &before),
+            [tree.join("gitdir").canonicalize().unwrap()],
+            "the link inside the tree protects its target; the one outside binds nothing"
+        );
+        // The build replaces the outer link with a repository of its own.
+        std::fs::remove_file(tree.join(".git")).unwrap();
+        std::fs::create_dir_all(tree.join(".git/hooks")).unwrap();
+        std::fs::write(tree.join(".git/config"), "[core]\nfsmonitor = evil\n").unwrap();
+        assert_eq!(remove_planted_git(&tree, &before), [".git"]);
+        assert_eq!(
+            std::fs::read_link(tree.join(".git")).unwrap(),
+            PathBuf::from("../elsewhere/.git")
+        );
+        assert_eq!(remove_planted_git(&tree, &before), Vec::<String>::new());
     }
 
     #[test]

@@ -22,12 +22,11 @@ pub async fn on_comment(ctx: &Context, c: &CommentEvent) -> anyhow::Result<Strin
     api.react(c.comment_id, "eyes").await?;
     if !may_command(&api, c).await? {
         api.react(c.comment_id, "confused").await?;
+        // No `@author`: what the app publishes mentions no one (`github::inert`); the author
+        // follows the thread they commented in.
         api.comment(
             c.issue_number,
-            &format!(
-                "@{} Uplift commands need write access to this repository.",
-                c.author
-            ),
+            "Uplift commands need write access to this repository.",
         )
         .await?;
         return Ok(format!("denied {}", c.author));

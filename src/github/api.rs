@@ -191,10 +191,12 @@ impl RepoApi {
         path: &str,
         body: Option<&serde_json::Value>,
     ) -> Result<T, ApiError> {
-        // Everything the app publishes (comments, PR bodies, check runs) passes here.
+        // Everything the app publishes (comments, PR bodies, check runs) passes here:
+        // redacted, and its repository and model text made inert.
         let body = body.map(|b| {
             let mut b = b.clone();
             crate::redact::redact_json(&mut b);
+            super::inert::inert_json(&mut b, &self.gh.slug);
             b
         });
         self.gh

@@ -4,6 +4,7 @@
 pub mod api;
 pub mod client;
 pub mod command;
+pub mod inert;
 pub mod render;
 pub mod webhook;
 

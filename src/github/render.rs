@@ -127,6 +127,15 @@ pub fn conclusion(journal: &Journal) -> Conclusion {
         {
             Conclusion::TimedOut
         }
+        // A build killed for filling the disk: the repository's doing, not a cancellation.
+        Outcome::Incomplete
+            if journal.baseline().is_some_and(|b| b.stopped().is_some())
+                || journal
+                    .validation()
+                    .is_some_and(|v| v.build.stopped().is_some()) =>
+        {
+            Conclusion::Failure
+        }
         Outcome::Incomplete => Conclusion::Cancelled,
     }
 }
@@ -326,7 +335,7 @@ fn build_errors(run: Option<&crate::build::maven::BuildRun>) -> String {
     format!(
         "`{}` {}\n  ```\n  {}\n  ```",
         run.command,
-        if run.timed_out { "timed out" } else { "failed" },
+        run.stopped().unwrap_or_else(|| "failed".into()),
         lines.join("\n  ")
     )
 }

@@ -284,6 +284,10 @@ impl BuildOutcome {
     pub fn timed_out(&self) -> bool {
         self.run.as_ref().is_some_and(|r| r.timed_out)
     }
+    /// Why the engine killed the build (a time or disk limit), if it did.
+    pub fn stopped(&self) -> Option<String> {
+        self.run.as_ref().and_then(|r| r.stopped())
+    }
 }
 
 /// One round of the never-red tier.

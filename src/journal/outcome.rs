@@ -76,10 +76,14 @@ pub fn classify(journal: &Journal) -> OutcomeRecord {
             StepResult::LimitReached { limit } => {
                 return record(Outcome::Incomplete, format!("limit reached: {limit}"));
             }
-            StepResult::Built(b) if b.timed_out() => {
+            StepResult::Built(b) if b.stopped().is_some() => {
                 return record(
                     Outcome::Incomplete,
-                    format!("{:?} build hit the time limit", e.stage).to_lowercase(),
+                    format!(
+                        "{} build {}",
+                        format!("{:?}", e.stage).to_lowercase(),
+                        b.stopped().unwrap_or_default()
+                    ),
                 );
             }
             StepResult::AnalysisFailed { error } => {

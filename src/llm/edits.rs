@@ -240,6 +240,27 @@ mod tests {
         assert_eq!(parse("no blocks here"), Err(Rejected::Empty));
     }
 
+    /// Paths a model answer may try: up out of the project into git, absolute, and
+    /// a `.git` planted in a subdirectory; each is refused before anything is read.
+    #[test]
+    fn refuses_model_paths_into_git_or_out_of_the_project() {
+        for (path, why) in [
+            ("src/../../.git/config", Reason::ParentDir),
+            ("src/../.git/config", Reason::ParentDir),
+            ("/etc/passwd", Reason::Absolute),
+            ("/proc/self/environ", Reason::Absolute),
+            ("src/.git/hooks/pre-commit", Reason::GitDir),
+            ("./.git/config", Reason::GitDir),
+        ] {
+            let answer = format!("FILE: {path}\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n");
+            let err = check(&answer).unwrap_err();
+            assert!(
+                matches!(&err, Rejected::Refused(r) if r.reason == why),
+                "{path}: {err}"
+            );
+        }
+    }
+
     /// A model's edit through a symlinked directory, or into `.git`, is refused with the
     /// reason and nothing outside the project changes.
     #[test]

@@ -111,7 +111,7 @@ impl Folding {
                 s.baseline_done = true;
                 match &e.result {
                     StepResult::Built(b) => {
-                        s.baseline_timed_out = b.timed_out();
+                        s.build_stopped = b.stopped().is_some();
                         s.baseline_unavailable = b.run.is_none();
                     }
                     StepResult::BaselineUnresolvable { .. } => s.baseline_unresolvable = true,
@@ -135,7 +135,7 @@ impl Folding {
                 s.validated = true;
                 if let StepResult::Validated(v) = &e.result {
                     s.validation_red = !(v.invariant() && v.build.compiled());
-                    s.baseline_timed_out |= v.build.timed_out();
+                    s.build_stopped |= v.build.stopped().is_some();
                 }
             }
             Stage::Fix => self.fix(e),

@@ -21,7 +21,7 @@ use serde_json::json;
 
 use crate::analyze::{self, Fingerprint};
 use crate::build::sandbox::Isolation;
-use crate::build::{classfile, flaky, jdk, maven, reports};
+use crate::build::{classfile, disk, flaky, jdk, maven, reports};
 use crate::config::Config;
 use crate::journal::outcome::classify;
 use crate::journal::{
@@ -137,6 +137,7 @@ pub async fn run<O: Observer>(
         originals: BTreeMap::new(),
         pristine: BTreeMap::new(),
         handover: None,
+        disk: tokio::sync::OnceCell::new(),
     };
     let mut facts = fold::RunFacts {
         build: opts.build,
@@ -291,6 +292,9 @@ struct Run<'a> {
     handover: Option<handover::Current>,
     /// The journal of an earlier attempt of this job whose work may be reused.
     prior: Option<Journal>,
+    /// The run's disk budget, against what the tree held when its first build started:
+    /// what one build leaves behind counts against the next.
+    disk: tokio::sync::OnceCell<disk::Budget>,
 }
 
 impl Run<'_> {
@@ -486,6 +490,21 @@ impl Run<'_> {
         properties: Vec<(String, String)>,
     ) -> Result<maven::BuildRun, maven::MavenError> {
         let budgets = &self.opts.config.budgets;
+        let disk = self
+            .disk
+            .get_or_init(|| async {
+                let isolation = self.opts.isolation.as_ref();
+                let roots = disk::roots(
+                    &self.opts.root,
+                    isolation.and_then(|i| i.access.local_repo.as_deref()),
+                );
+                disk::Budget {
+                    held_before: disk::measure(roots.clone()).await,
+                    roots,
+                    bytes: budgets.max_build_disk_bytes,
+                }
+            })
+            .await;
         maven::run(maven::MavenRequest {
             root: &self.opts.root,
             jdk,
@@ -494,6 +513,7 @@ impl Run<'_> {
             properties,
             timeout: Duration::from_secs(budgets.build_timeout_secs),
             max_output_bytes: budgets.max_build_output_bytes,
+            disk,
             isolation: self.opts.isolation.as_ref(),
         })
         .await

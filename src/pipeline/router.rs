@@ -34,7 +34,8 @@ pub struct State {
     pub baseline_done: bool,
     /// An earlier attempt of this job (same commit, same options) recorded a baseline.
     pub baseline_reusable: bool,
-    pub baseline_timed_out: bool,
+    /// A build (the baseline or a validation) was killed at its time or disk limit.
+    pub build_stopped: bool,
     /// Maven could not run at all (missing, cannot start): validating would fail the same way.
     pub baseline_unavailable: bool,
     pub planned: bool,
@@ -136,8 +137,8 @@ const RULES: &[Rule] = &[
         Step::SkipBaseline,
     ),
     rule(
-        "R4:baseline hit the build time limit",
-        |s| s.baseline_timed_out,
+        "R4:a build hit its time or disk limit",
+        |s| s.build_stopped,
         Step::Classify,
     ),
     rule(
@@ -297,7 +298,7 @@ mod tests {
         let s = State {
             analyzed: true,
             baseline_done: true,
-            baseline_timed_out: true,
+            build_stopped: true,
             build_enabled: true,
             ..Default::default()
         };

@@ -200,6 +200,73 @@ mod tests {
         Signature::now("Dev", "dev@example.com").unwrap()
     }
 
+    /// A raw tree object (no validation of the names, as a hostile server would send it).
+    fn raw_tree(repo: &Repository, entries: &[(&str, &str, Oid)]) -> Oid {
+        let mut bytes = Vec::new();
+        for (mode, name, oid) in entries {
+            bytes.extend(format!("{mode} {name}\0").as_bytes());
+            bytes.extend(oid.as_bytes());
+        }
+        repo.odb()
+            .unwrap()
+            .write(git2::ObjectType::Tree, &bytes)
+            .unwrap()
+    }
+
+    /// A repository whose tree holds `.git` in a subdirectory (`sub/.git/config` with a
+    /// `core.fsmonitor`, run by git on the host) or a `.git` link at its root: the clone
+    /// refuses to check either out, so no `.git` of the repository's making is on disk.
+    #[test]
+    fn a_tree_carrying_git_entries_is_never_checked_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let bare = dir.path().join("remote.git");
+        let remote = Repository::init_bare(&bare).unwrap();
+        let config = remote
+            .blob(b"[core]\n\tfsmonitor = touch /tmp/uplift-pwned\n")
+            .unwrap();
+        let pom = remote.blob(b"<project/>\n").unwrap();
+        let link = remote.blob(b"/var/lib/uplift").unwrap();
+        let dot_git = raw_tree(&remote, &[("100644", "config", config)]);
+        let sub = raw_tree(&remote, &[("40000", ".git", dot_git)]);
+        for (name, root) in [
+            (
+                "nested",
+                raw_tree(
+                    &remote,
+                    &[("100644", "pom.xml", pom), ("40000", "sub", sub)],
+                ),
+            ),
+            (
+                "link",
+                raw_tree(
+                    &remote,
+                    &[("120000", ".git", link), ("100644", "pom.xml", pom)],
+                ),
+            ),
+        ] {
+            let tree = remote.find_tree(root).unwrap();
+            let commit = remote
+                .commit(None, &sig(), &sig(), "evil", &tree, &[])
+                .unwrap();
+            remote
+                .reference("refs/heads/main", commit, true, "evil")
+                .unwrap();
+            remote.set_head("refs/heads/main").unwrap();
+            let work = dir.path().join(name);
+            let cloned = super::clone(bare.to_str().unwrap(), &Secret::new("t"), &work);
+            assert!(
+                !work.join("sub/.git").exists(),
+                "{name}: {:?}",
+                cloned.as_ref().err()
+            );
+            let git = std::fs::symlink_metadata(work.join(".git"));
+            assert!(
+                git.as_ref().map_or(true, |m| m.is_dir()),
+                "{name}: the checkout's .git is its own directory, never the tree's link"
+            );
+        }
+    }
+
     /// A bare "remote" with one commit on main, and a clone of it.
     fn setup() -> (tempfile::TempDir, Repository, Oid) {
         let dir = tempfile::tempdir().unwrap();
