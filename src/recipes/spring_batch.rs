@@ -9,7 +9,8 @@
 //!   becomes the same beans. A factory used any other way (passed on, kept in a lambda's
 //!   parameter) is left for the detector.
 //! * `ItemWriter.write(List<? extends T> items)` becomes `write(Chunk<? extends T> chunk)`
-//!   whose first statement restores `items` from `chunk.getItems()`, so the body is untouched.
+//!   whose first statement restores `items` from `chunk.getItems()`, so the body is untouched;
+//!   `ItemWriteListener`'s `beforeWrite`/`afterWrite`/`onWriteError` lists likewise.
 
 use std::collections::BTreeSet;
 
@@ -53,7 +54,7 @@ pub fn rewrite(src: &str) -> FileResult {
         imports.insert("org.springframework.batch.item.Chunk");
         result
             .changes
-            .push("ItemWriter.write(List) -> write(Chunk)".into());
+            .push("ItemWriter.write(List) / ItemWriteListener(List) -> Chunk".into());
     }
     if edits.is_empty() {
         return result;
@@ -398,77 +399,114 @@ fn transaction_manager_arguments(get: Node, src: &str) -> Vec<Edit> {
     edits
 }
 
-/// `write(List<? extends T> items)` of an `ItemWriter` implementation.
+/// The methods whose `List<? extends T>` parameter became `Chunk<? extends T>` in Batch 5:
+/// interface (its import), method, parameter count and the list's position.
+const CHUNK_METHODS: &[(&str, &str, usize, usize)] = &[
+    ("org.springframework.batch.item.ItemWriter", "write", 1, 0),
+    ("org.springframework.batch.core.ItemWriteListener", "beforeWrite", 1, 0),
+    ("org.springframework.batch.core.ItemWriteListener", "afterWrite", 1, 0),
+    ("org.springframework.batch.core.ItemWriteListener", "onWriteError", 2, 1),
+];
+
+/// `write(List<? extends T> items)` of an `ItemWriter` implementation, and the
+/// `ItemWriteListener` methods taking the written list.
 fn item_writers(root: Node, src: &str) -> Vec<Edit> {
-    let imports_writer = java_syntax::imports(root, src).iter().any(|i| {
-        i.path == "org.springframework.batch.item.ItemWriter"
-            || (i.wildcard && i.path == "org.springframework.batch.item")
-    });
-    if !imports_writer {
-        return Vec::new();
-    }
+    let imports = java_syntax::imports(root, src);
+    let imported = |fqn: &str| {
+        let (package, _) = fqn.rsplit_once('.').unwrap_or(("", fqn));
+        imports
+            .iter()
+            .any(|i| !i.is_static && (i.path == fqn || (i.wildcard && i.path == package)))
+    };
     let mut edits = Vec::new();
-    java_syntax::walk(root, |n| {
-        // A class implementing ItemWriter, or an anonymous one.
-        let writer = match n.kind() {
-            "class_declaration" => n
-                .child_by_field_name("interfaces")
-                .is_some_and(|i| text(i, src).contains("ItemWriter")),
-            "object_creation_expression" => n
-                .child_by_field_name("type")
-                .is_some_and(|t| text(t, src).starts_with("ItemWriter")),
-            _ => false,
-        };
-        let body = match n.kind() {
-            "class_declaration" => n.child_by_field_name("body"),
-            _ => {
-                let mut c = n.walk();
-                n.named_children(&mut c).find(|x| x.kind() == "class_body")
-            }
-        };
-        let Some(body) = body.filter(|_| writer) else {
-            return;
-        };
-        let mut c = body.walk();
-        for m in body.named_children(&mut c) {
-            if m.kind() != "method_declaration" || field_text(m, "name", src) != "write" {
-                continue;
-            }
-            let Some(params) = m.child_by_field_name("parameters") else {
-                continue;
-            };
-            let mut pc = params.walk();
-            let list: Vec<Node> = params.named_children(&mut pc).collect();
-            let [param] = list.as_slice() else {
-                continue;
-            };
-            let (Some(ty), Some(name), Some(block)) = (
-                param.child_by_field_name("type"),
-                param.child_by_field_name("name"),
-                m.child_by_field_name("body"),
-            ) else {
-                continue;
-            };
-            let written = text(ty, src);
-            let Some(element) = written
-                .strip_prefix("java.util.")
-                .unwrap_or(written)
-                .strip_prefix("List")
-                .filter(|rest| rest.trim_start().starts_with('<'))
-            else {
-                continue;
-            };
-            let items = text(name, src);
-            let chunk = if items == "chunk" { "items" } else { "chunk" };
-            edits.push(Edit::replace(ty.byte_range(), format!("Chunk{element}")));
-            edits.push(Edit::replace(name.byte_range(), chunk));
-            let eol = line_ending(src);
-            let indent = format!("{}    ", indent_at(src, m.start_byte()));
-            edits.push(Edit::insert(
-                block.start_byte() + 1,
-                format!("{eol}{indent}{written} {items} = {chunk}.getItems();"),
-            ));
+    for &(fqn, method, count, index) in CHUNK_METHODS {
+        if !imported(fqn) {
+            continue;
         }
-    });
+        let simple = fqn.rsplit('.').next().unwrap_or(fqn);
+        java_syntax::walk(root, |n| {
+            if let Some(body) = implementation_body(n, simple, src) {
+                edits.extend(chunk_parameters(body, method, count, index, src));
+            }
+        });
+    }
+    edits
+}
+
+/// The body of a class implementing `iface` (by its simple name), or of an anonymous one.
+fn implementation_body<'t>(n: Node<'t>, iface: &str, src: &str) -> Option<Node<'t>> {
+    let names_iface = |written: &str| {
+        written
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == iface)
+    };
+    match n.kind() {
+        "class_declaration" => n
+            .child_by_field_name("interfaces")
+            .filter(|i| names_iface(text(*i, src)))
+            .and_then(|_| n.child_by_field_name("body")),
+        "object_creation_expression" => {
+            let ty = n.child_by_field_name("type")?;
+            let written = text(ty, src);
+            (written.split('<').next() == Some(iface)).then_some(())?;
+            let mut c = n.walk();
+            n.named_children(&mut c).find(|x| x.kind() == "class_body")
+        }
+        _ => None,
+    }
+}
+
+/// In `body`, each `method` with `count` parameters whose one at `index` is a
+/// `List<..>`: that parameter becomes a `Chunk<..>` and the body's first statement
+/// restores the list from `getItems()`, so the rest is untouched.
+fn chunk_parameters(body: Node, method: &str, count: usize, index: usize, src: &str) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    let mut c = body.walk();
+    for m in body.named_children(&mut c) {
+        if m.kind() != "method_declaration" || field_text(m, "name", src) != method {
+            continue;
+        }
+        let Some(params) = m.child_by_field_name("parameters") else {
+            continue;
+        };
+        let mut pc = params.walk();
+        let list: Vec<Node> = params.named_children(&mut pc).collect();
+        if list.len() != count {
+            continue;
+        }
+        let param = list[index];
+        let (Some(ty), Some(name), Some(block)) = (
+            param.child_by_field_name("type"),
+            param.child_by_field_name("name"),
+            m.child_by_field_name("body"),
+        ) else {
+            continue;
+        };
+        let written = text(ty, src);
+        let Some(element) = written
+            .strip_prefix("java.util.")
+            .unwrap_or(written)
+            .strip_prefix("List")
+            .filter(|rest| rest.trim_start().starts_with('<'))
+        else {
+            continue;
+        };
+        let items = text(name, src);
+        let chunk = if items == "chunk" { "items" } else { "chunk" };
+        let taken = list
+            .iter()
+            .any(|p| p.child_by_field_name("name").is_some_and(|n| text(n, src) == chunk));
+        if taken {
+            continue;
+        }
+        edits.push(Edit::replace(ty.byte_range(), format!("Chunk{element}")));
+        edits.push(Edit::replace(name.byte_range(), chunk));
+        let eol = line_ending(src);
+        let indent = format!("{}    ", indent_at(src, m.start_byte()));
+        edits.push(Edit::insert(
+            block.start_byte() + 1,
+            format!("{eol}{indent}{written} {items} = {chunk}.getItems();"),
+        ));
+    }
     edits
 }
