@@ -370,7 +370,8 @@ fn spring_boot_3_jakarta_and_upgrade_versions_move_coordinates_in_place() {
 }
 
 #[test]
-fn springfox_moves_to_springdoc_at_its_own_version_sleuth_to_micrometer_tracing_and_r2dbc_postgresql_to_its_group() {
+fn springfox_moves_to_springdoc_at_its_own_version_sleuth_to_micrometer_tracing_and_r2dbc_postgresql_to_its_group()
+ {
     use uplift::recipes::spring_boot;
     let pom = r#"<project>
   <modelVersion>4.0.0</modelVersion>

@@ -142,7 +142,12 @@ fn factories(root: Node, src: &str) -> Result<Option<Replaced>, String> {
             };
             match n.parent().and_then(|p| p.parent()) {
                 Some(m) if matches!(m.kind(), "method_declaration" | "constructor_declaration") => {
-                    params.push(FactoryParam { param: n, ty, kind, method: m })
+                    params.push(FactoryParam {
+                        param: n,
+                        ty,
+                        kind,
+                        method: m,
+                    })
                 }
                 _ => lambda = true,
             }
@@ -181,7 +186,10 @@ fn factories(root: Node, src: &str) -> Result<Option<Replaced>, String> {
     if !uses_job && !uses_step {
         return Ok(None);
     }
-    for (in_use, ty) in [(uses_job, "JobBuilderFactory"), (uses_step, "StepBuilderFactory")] {
+    for (in_use, ty) in [
+        (uses_job, "JobBuilderFactory"),
+        (uses_step, "StepBuilderFactory"),
+    ] {
         if in_use && !imports_batch_type(root, src, ty) {
             return Ok(None);
         }
@@ -241,13 +249,17 @@ fn factories(root: Node, src: &str) -> Result<Option<Replaced>, String> {
         let parent = n.parent();
         if parent.is_some_and(|p| {
             matches!(p.kind(), "variable_declarator" | "formal_parameter")
-                && p.child_by_field_name("name").is_some_and(|x| x.id() == n.id())
+                && p.child_by_field_name("name")
+                    .is_some_and(|x| x.id() == n.id())
         }) {
             return;
         }
         let this_field = parent
             .filter(|p| p.kind() == "field_access" && text(*p, src).starts_with("this."))
-            .filter(|p| p.child_by_field_name("field").is_some_and(|f| f.id() == n.id()));
+            .filter(|p| {
+                p.child_by_field_name("field")
+                    .is_some_and(|f| f.id() == n.id())
+            });
         let (receiver, kind) = match this_field {
             Some(p) => (p, field_kind(text(n, src))),
             None => (
@@ -323,7 +335,9 @@ fn parameter_edits(params: &[FactoryParam], src: &str) -> Result<Vec<Edit>, Stri
         let with_job = siblings.iter().any(|q| q.kind == Factory::Job);
         let replacement = match p.kind {
             Factory::Job => format!("JobRepository {JOB_REPOSITORY}"),
-            Factory::Step if with_job => format!("PlatformTransactionManager {TRANSACTION_MANAGER}"),
+            Factory::Step if with_job => {
+                format!("PlatformTransactionManager {TRANSACTION_MANAGER}")
+            }
             Factory::Step => format!(
                 "JobRepository {JOB_REPOSITORY}, PlatformTransactionManager {TRANSACTION_MANAGER}"
             ),
@@ -344,7 +358,9 @@ fn field_assignment(
     field_kind: &dyn Fn(&str) -> Option<Factory>,
 ) -> Option<Factory> {
     if node.kind() != "assignment_expression"
-        || node.parent().is_none_or(|p| p.kind() != "expression_statement")
+        || node
+            .parent()
+            .is_none_or(|p| p.kind() != "expression_statement")
     {
         return None;
     }
@@ -403,9 +419,24 @@ fn transaction_manager_arguments(get: Node, src: &str) -> Vec<Edit> {
 /// interface (its import), method, parameter count and the list's position.
 const CHUNK_METHODS: &[(&str, &str, usize, usize)] = &[
     ("org.springframework.batch.item.ItemWriter", "write", 1, 0),
-    ("org.springframework.batch.core.ItemWriteListener", "beforeWrite", 1, 0),
-    ("org.springframework.batch.core.ItemWriteListener", "afterWrite", 1, 0),
-    ("org.springframework.batch.core.ItemWriteListener", "onWriteError", 2, 1),
+    (
+        "org.springframework.batch.core.ItemWriteListener",
+        "beforeWrite",
+        1,
+        0,
+    ),
+    (
+        "org.springframework.batch.core.ItemWriteListener",
+        "afterWrite",
+        1,
+        0,
+    ),
+    (
+        "org.springframework.batch.core.ItemWriteListener",
+        "onWriteError",
+        2,
+        1,
+    ),
 ];
 
 /// `write(List<? extends T> items)` of an `ItemWriter` implementation, and the
@@ -493,9 +524,10 @@ fn chunk_parameters(body: Node, method: &str, count: usize, index: usize, src: &
         };
         let items = text(name, src);
         let chunk = if items == "chunk" { "items" } else { "chunk" };
-        let taken = list
-            .iter()
-            .any(|p| p.child_by_field_name("name").is_some_and(|n| text(n, src) == chunk));
+        let taken = list.iter().any(|p| {
+            p.child_by_field_name("name")
+                .is_some_and(|n| text(n, src) == chunk)
+        });
         if taken {
             continue;
         }
