@@ -161,8 +161,8 @@ pub(super) fn edits(
     // A parent whose keys all moved away goes too, unless a moved key lands in it.
     loop {
         let before = removed.len();
-        for i in 0..keys.len() {
-            if removed.contains(&i) || homes.contains(&Some(i)) || keys[i].value.is_some() {
+        for (i, key) in keys.iter().enumerate() {
+            if removed.contains(&i) || homes.contains(&Some(i)) || key.value.is_some() {
                 continue;
             }
             let children = tree.children(Some(i), i);
