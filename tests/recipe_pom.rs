@@ -370,7 +370,8 @@ fn spring_boot_3_jakarta_and_upgrade_versions_move_coordinates_in_place() {
 }
 
 #[test]
-fn springfox_moves_to_springdoc_at_its_own_version_and_sleuth_to_micrometer_tracing() {
+fn springfox_moves_to_springdoc_at_its_own_version_sleuth_to_micrometer_tracing_and_r2dbc_postgresql_to_its_group()
+ {
     use uplift::recipes::spring_boot;
     let pom = r#"<project>
   <modelVersion>4.0.0</modelVersion>
@@ -397,6 +398,11 @@ fn springfox_moves_to_springdoc_at_its_own_version_and_sleuth_to_micrometer_trac
       <groupId>org.springframework.cloud</groupId>
       <artifactId>spring-cloud-starter-sleuth</artifactId>
     </dependency>
+    <dependency>
+      <groupId>io.r2dbc</groupId>
+      <artifactId>r2dbc-postgresql</artifactId>
+      <scope>runtime</scope>
+    </dependency>
   </dependencies>
 </project>
 "#;
@@ -414,6 +420,11 @@ fn springfox_moves_to_springdoc_at_its_own_version_and_sleuth_to_micrometer_trac
     assert!(!out.contains("springfox"), "{out}");
     assert!(
         out.contains("<groupId>io.micrometer</groupId>\n      <artifactId>micrometer-tracing-bridge-brave</artifactId>\n    </dependency>"),
+        "{out}"
+    );
+    // Boot 3 manages the driver under its new group: no version is written.
+    assert!(
+        out.contains("<groupId>org.postgresql</groupId>\n      <artifactId>r2dbc-postgresql</artifactId>\n      <scope>runtime</scope>"),
         "{out}"
     );
     assert!(

@@ -4,11 +4,13 @@
 //!   and `PlatformTransactionManager` they wrapped: `jobs.get("job")` ->
 //!   `new JobBuilder("job", jobRepository)`, `steps.get("step")` ->
 //!   `new StepBuilder("step", jobRepository)`, and the step's `chunk(n)` / `tasklet(t)` take
-//!   the transaction manager. Fields keep their annotations, so injection stays as it was.
-//!   A factory used any other way (a constructor parameter, passed on) is left for the
-//!   detector.
+//!   the transaction manager. Fields keep their annotations, so injection stays as it was;
+//!   a factory parameter (a `@Bean` method's, or the constructor's that fills the field)
+//!   becomes the same beans. A factory used any other way (passed on, kept in a lambda's
+//!   parameter) is left for the detector.
 //! * `ItemWriter.write(List<? extends T> items)` becomes `write(Chunk<? extends T> chunk)`
-//!   whose first statement restores `items` from `chunk.getItems()`, so the body is untouched.
+//!   whose first statement restores `items` from `chunk.getItems()`, so the body is untouched;
+//!   `ItemWriteListener`'s `beforeWrite`/`afterWrite`/`onWriteError` lists likewise.
 
 use std::collections::BTreeSet;
 
@@ -52,7 +54,7 @@ pub fn rewrite(src: &str) -> FileResult {
         imports.insert("org.springframework.batch.item.Chunk");
         result
             .changes
-            .push("ItemWriter.write(List) -> write(Chunk)".into());
+            .push("ItemWriter.write(List) / ItemWriteListener(List) -> Chunk".into());
     }
     if edits.is_empty() {
         return result;
@@ -80,11 +82,44 @@ fn imports_batch_type(root: Node, src: &str, name: &str) -> bool {
     })
 }
 
+/// The two removed factories and the builder each `get(name)` becomes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Factory {
+    Job,
+    Step,
+}
+
+impl Factory {
+    fn of(ty: &str) -> Option<Self> {
+        match ty {
+            "JobBuilderFactory" => Some(Factory::Job),
+            "StepBuilderFactory" => Some(Factory::Step),
+            _ => None,
+        }
+    }
+
+    fn builder(self) -> &'static str {
+        match self {
+            Factory::Job => "JobBuilder",
+            Factory::Step => "StepBuilder",
+        }
+    }
+}
+
 /// A field of one factory type: its declaration and its name.
 struct FactoryField<'t> {
     decl: Node<'t>,
     ty: Node<'t>,
     name: &'t str,
+}
+
+/// A parameter of one factory type, of a method or constructor (a `@Bean` method's
+/// injection point, or the constructor that fills a factory field).
+struct FactoryParam<'t> {
+    param: Node<'t>,
+    ty: Node<'t>,
+    kind: Factory,
+    method: Node<'t>,
 }
 
 /// The edits replacing the factory fields and their uses, and the imports they need.
@@ -93,9 +128,31 @@ type Replaced = (Vec<Edit>, Vec<&'static str>);
 fn factories(root: Node, src: &str) -> Result<Option<Replaced>, String> {
     let mut job = None;
     let mut step = None;
+    let mut params: Vec<FactoryParam> = Vec::new();
     let mut declared = BTreeSet::new();
     let mut repeated = false;
+    let mut lambda = false;
     java_syntax::walk(root, |n| {
+        if n.kind() == "formal_parameter" {
+            let Some((ty, kind)) = n
+                .child_by_field_name("type")
+                .and_then(|t| Factory::of(text(t, src)).map(|k| (t, k)))
+            else {
+                return;
+            };
+            match n.parent().and_then(|p| p.parent()) {
+                Some(m) if matches!(m.kind(), "method_declaration" | "constructor_declaration") => {
+                    params.push(FactoryParam {
+                        param: n,
+                        ty,
+                        kind,
+                        method: m,
+                    })
+                }
+                _ => lambda = true,
+            }
+            return;
+        }
         if n.kind() != "field_declaration" {
             return;
         }
@@ -108,26 +165,40 @@ fn factories(root: Node, src: &str) -> Result<Option<Replaced>, String> {
             .map(|d| field_text(d, "name", src))
             .collect();
         declared.extend(names.iter().copied());
-        let slot = match text(ty, src) {
-            "JobBuilderFactory" => &mut job,
-            "StepBuilderFactory" => &mut step,
-            _ => return,
+        let slot = match Factory::of(text(ty, src)) {
+            Some(Factory::Job) => &mut job,
+            Some(Factory::Step) => &mut step,
+            None => return,
         };
         match names.as_slice() {
             [name] if slot.is_none() => *slot = Some(FactoryField { decl: n, ty, name }),
             _ => repeated = true,
         }
     });
-    if job.is_none() && step.is_none() {
+    let used = |kind: Factory| {
+        params.iter().any(|p| p.kind == kind)
+            || match kind {
+                Factory::Job => job.is_some(),
+                Factory::Step => step.is_some(),
+            }
+    };
+    let (uses_job, uses_step) = (used(Factory::Job), used(Factory::Step));
+    if !uses_job && !uses_step {
         return Ok(None);
     }
-    for (field, ty) in [(&job, "JobBuilderFactory"), (&step, "StepBuilderFactory")] {
-        if field.is_some() && !imports_batch_type(root, src, ty) {
+    for (in_use, ty) in [
+        (uses_job, "JobBuilderFactory"),
+        (uses_step, "StepBuilderFactory"),
+    ] {
+        if in_use && !imports_batch_type(root, src, ty) {
             return Ok(None);
         }
     }
     if repeated {
         return Err("several fields of one factory type".into());
+    }
+    if lambda {
+        return Err("a factory is a lambda's parameter".into());
     }
     if declared.contains(JOB_REPOSITORY) || declared.contains(TRANSACTION_MANAGER) {
         return Err(format!(
@@ -136,10 +207,10 @@ fn factories(root: Node, src: &str) -> Result<Option<Replaced>, String> {
     }
     let mut edits = Vec::new();
     let mut needed = vec!["org.springframework.batch.core.repository.JobRepository"];
-    if job.is_some() {
+    if uses_job {
         needed.push("org.springframework.batch.core.job.builder.JobBuilder");
     }
-    if step.is_some() {
+    if uses_step {
         needed.push("org.springframework.batch.core.step.builder.StepBuilder");
         needed.push("org.springframework.transaction.PlatformTransactionManager");
     }
@@ -162,53 +233,161 @@ fn factories(root: Node, src: &str) -> Result<Option<Replaced>, String> {
         }
         edits.push(Edit::replace(f.ty.start_byte()..f.decl.end_byte(), text_of));
     }
-    // Every use of a factory field must be `field.get(name)` (or `this.field.get(name)`).
-    let fields: Vec<(&str, &str)> = [(&job, "JobBuilder"), (&step, "StepBuilder")]
-        .into_iter()
-        .filter_map(|(f, builder)| f.as_ref().map(|f| (f.name, builder)))
-        .collect();
+    edits.extend(parameter_edits(&params, src)?);
+    // Every use of a factory variable must be `x.get(name)` (or `this.x.get(name)`), or a
+    // constructor's `this.field = parameter;` of the same factory.
+    let field_kind = |name: &str| {
+        [(&job, Factory::Job), (&step, Factory::Step)]
+            .into_iter()
+            .find_map(|(f, k)| f.as_ref().filter(|f| f.name == name).map(|_| k))
+    };
     let mut problem = None;
     java_syntax::walk(root, |n| {
         if n.kind() != "identifier" || problem.is_some() {
             return;
         }
-        let Some(&(_, builder)) = fields.iter().find(|(name, _)| *name == text(n, src)) else {
-            return;
-        };
         let parent = n.parent();
-        if parent.is_some_and(|p| p.kind() == "variable_declarator") {
+        if parent.is_some_and(|p| {
+            matches!(p.kind(), "variable_declarator" | "formal_parameter")
+                && p.child_by_field_name("name")
+                    .is_some_and(|x| x.id() == n.id())
+        }) {
             return;
         }
-        let receiver = match parent {
-            Some(p) if p.kind() == "field_access" && text(p, src).starts_with("this.") => p,
-            _ => n,
+        let this_field = parent
+            .filter(|p| p.kind() == "field_access" && text(*p, src).starts_with("this."))
+            .filter(|p| {
+                p.child_by_field_name("field")
+                    .is_some_and(|f| f.id() == n.id())
+            });
+        let (receiver, kind) = match this_field {
+            Some(p) => (p, field_kind(text(n, src))),
+            None => (
+                n,
+                java_syntax::declared_type(n, src).and_then(|t| Factory::of(&t)),
+            ),
         };
-        let call = receiver.parent().filter(|c| {
-            c.kind() == "method_invocation"
-                && c.child_by_field_name("object")
-                    .is_some_and(|o| o.id() == receiver.id())
-                && field_text(*c, "name", src) == "get"
-        });
-        let Some(call) = call else {
-            problem = Some(format!("{} is used other than by get(name)", text(n, src)));
+        let Some(kind) = kind else {
             return;
         };
-        let args = call
-            .child_by_field_name("arguments")
-            .map_or("()", |a| text(a, src));
-        let inner = &args[1..args.len() - 1];
-        edits.push(Edit::replace(
-            call.byte_range(),
-            format!("new {builder}({inner}, {JOB_REPOSITORY})"),
-        ));
-        if builder == "StepBuilder" {
-            edits.extend(transaction_manager_arguments(call, src));
+        let Some(user) = receiver.parent() else {
+            return;
+        };
+        let is_get = user.kind() == "method_invocation"
+            && user
+                .child_by_field_name("object")
+                .is_some_and(|o| o.id() == receiver.id())
+            && field_text(user, "name", src) == "get";
+        if is_get {
+            let args = user
+                .child_by_field_name("arguments")
+                .map_or("()", |a| text(a, src));
+            let inner = &args[1..args.len() - 1];
+            edits.push(Edit::replace(
+                user.byte_range(),
+                format!("new {}({inner}, {JOB_REPOSITORY})", kind.builder()),
+            ));
+            if kind == Factory::Step {
+                edits.extend(transaction_manager_arguments(user, src));
+            }
+            return;
+        }
+        match field_assignment(user, src, &field_kind) {
+            Some(k) if k == kind => {
+                // Edited once, from the field's side.
+                if this_field.is_some() {
+                    edits.push(assignment_edit(user, kind, job.is_some(), src));
+                }
+            }
+            _ => problem = Some(format!("{} is used other than by get(name)", text(n, src))),
         }
     });
     if let Some(p) = problem {
         return Err(p);
     }
     Ok(Some((edits, needed)))
+}
+
+/// Each method's factory parameters become what they wrapped: a `JobBuilderFactory` the
+/// `JobRepository`, a `StepBuilderFactory` the `PlatformTransactionManager` (with the
+/// `JobRepository` its builder needs unless a job factory parameter brings it). Boot 3
+/// defines both beans, so a `@Bean` method or constructor is injected as before.
+fn parameter_edits(params: &[FactoryParam], src: &str) -> Result<Vec<Edit>, String> {
+    let mut edits = Vec::new();
+    for p in params {
+        let siblings: Vec<&FactoryParam> = params
+            .iter()
+            .filter(|q| q.method.id() == p.method.id())
+            .collect();
+        if siblings.iter().filter(|q| q.kind == p.kind).count() > 1 {
+            return Err("several parameters of one factory type".into());
+        }
+        let mut clash = false;
+        java_syntax::walk(p.method, |n| {
+            clash |= n.kind() == "identifier"
+                && matches!(text(n, src), JOB_REPOSITORY | TRANSACTION_MANAGER);
+        });
+        if clash {
+            return Err(format!(
+                "a variable named {JOB_REPOSITORY} or {TRANSACTION_MANAGER} already exists"
+            ));
+        }
+        let with_job = siblings.iter().any(|q| q.kind == Factory::Job);
+        let replacement = match p.kind {
+            Factory::Job => format!("JobRepository {JOB_REPOSITORY}"),
+            Factory::Step if with_job => {
+                format!("PlatformTransactionManager {TRANSACTION_MANAGER}")
+            }
+            Factory::Step => format!(
+                "JobRepository {JOB_REPOSITORY}, PlatformTransactionManager {TRANSACTION_MANAGER}"
+            ),
+        };
+        edits.push(Edit::replace(
+            p.ty.start_byte()..p.param.end_byte(),
+            replacement,
+        ));
+    }
+    Ok(edits)
+}
+
+/// The factory of `this.field = parameter` when `node` is that assignment, its field a
+/// factory field and its parameter a variable of the same factory type.
+fn field_assignment(
+    node: Node,
+    src: &str,
+    field_kind: &dyn Fn(&str) -> Option<Factory>,
+) -> Option<Factory> {
+    if node.kind() != "assignment_expression"
+        || node
+            .parent()
+            .is_none_or(|p| p.kind() != "expression_statement")
+    {
+        return None;
+    }
+    let left = node.child_by_field_name("left")?;
+    let right = node.child_by_field_name("right")?;
+    let field = text(left, src).strip_prefix("this.")?;
+    let kind = field_kind(field)?;
+    let param = java_syntax::declared_type(right, src).and_then(|t| Factory::of(&t));
+    (right.kind() == "identifier" && param == Some(kind)).then_some(kind)
+}
+
+/// `this.field = parameter` of a factory becomes the assignment of what replaced both
+/// (a step factory's also assigns the `JobRepository` field added beside it, when there
+/// was no job factory field).
+fn assignment_edit(assignment: Node, kind: Factory, job_field: bool, src: &str) -> Edit {
+    let text_of = match kind {
+        Factory::Job => format!("this.{JOB_REPOSITORY} = {JOB_REPOSITORY}"),
+        Factory::Step if job_field => format!("this.{TRANSACTION_MANAGER} = {TRANSACTION_MANAGER}"),
+        Factory::Step => {
+            let eol = line_ending(src);
+            let indent = indent_at(src, assignment.start_byte());
+            format!(
+                "this.{TRANSACTION_MANAGER} = {TRANSACTION_MANAGER};{eol}{indent}this.{JOB_REPOSITORY} = {JOB_REPOSITORY}"
+            )
+        }
+    };
+    Edit::replace(assignment.byte_range(), text_of)
 }
 
 /// In the chain built on a step builder, `chunk(x)` and `tasklet(t)` gain the transaction
@@ -236,77 +415,130 @@ fn transaction_manager_arguments(get: Node, src: &str) -> Vec<Edit> {
     edits
 }
 
-/// `write(List<? extends T> items)` of an `ItemWriter` implementation.
+/// The methods whose `List<? extends T>` parameter became `Chunk<? extends T>` in Batch 5:
+/// interface (its import), method, parameter count and the list's position.
+const CHUNK_METHODS: &[(&str, &str, usize, usize)] = &[
+    ("org.springframework.batch.item.ItemWriter", "write", 1, 0),
+    (
+        "org.springframework.batch.core.ItemWriteListener",
+        "beforeWrite",
+        1,
+        0,
+    ),
+    (
+        "org.springframework.batch.core.ItemWriteListener",
+        "afterWrite",
+        1,
+        0,
+    ),
+    (
+        "org.springframework.batch.core.ItemWriteListener",
+        "onWriteError",
+        2,
+        1,
+    ),
+];
+
+/// `write(List<? extends T> items)` of an `ItemWriter` implementation, and the
+/// `ItemWriteListener` methods taking the written list.
 fn item_writers(root: Node, src: &str) -> Vec<Edit> {
-    let imports_writer = java_syntax::imports(root, src).iter().any(|i| {
-        i.path == "org.springframework.batch.item.ItemWriter"
-            || (i.wildcard && i.path == "org.springframework.batch.item")
-    });
-    if !imports_writer {
-        return Vec::new();
-    }
+    let imports = java_syntax::imports(root, src);
+    let imported = |fqn: &str| {
+        let (package, _) = fqn.rsplit_once('.').unwrap_or(("", fqn));
+        imports
+            .iter()
+            .any(|i| !i.is_static && (i.path == fqn || (i.wildcard && i.path == package)))
+    };
     let mut edits = Vec::new();
-    java_syntax::walk(root, |n| {
-        // A class implementing ItemWriter, or an anonymous one.
-        let writer = match n.kind() {
-            "class_declaration" => n
-                .child_by_field_name("interfaces")
-                .is_some_and(|i| text(i, src).contains("ItemWriter")),
-            "object_creation_expression" => n
-                .child_by_field_name("type")
-                .is_some_and(|t| text(t, src).starts_with("ItemWriter")),
-            _ => false,
-        };
-        let body = match n.kind() {
-            "class_declaration" => n.child_by_field_name("body"),
-            _ => {
-                let mut c = n.walk();
-                n.named_children(&mut c).find(|x| x.kind() == "class_body")
-            }
-        };
-        let Some(body) = body.filter(|_| writer) else {
-            return;
-        };
-        let mut c = body.walk();
-        for m in body.named_children(&mut c) {
-            if m.kind() != "method_declaration" || field_text(m, "name", src) != "write" {
-                continue;
-            }
-            let Some(params) = m.child_by_field_name("parameters") else {
-                continue;
-            };
-            let mut pc = params.walk();
-            let list: Vec<Node> = params.named_children(&mut pc).collect();
-            let [param] = list.as_slice() else {
-                continue;
-            };
-            let (Some(ty), Some(name), Some(block)) = (
-                param.child_by_field_name("type"),
-                param.child_by_field_name("name"),
-                m.child_by_field_name("body"),
-            ) else {
-                continue;
-            };
-            let written = text(ty, src);
-            let Some(element) = written
-                .strip_prefix("java.util.")
-                .unwrap_or(written)
-                .strip_prefix("List")
-                .filter(|rest| rest.trim_start().starts_with('<'))
-            else {
-                continue;
-            };
-            let items = text(name, src);
-            let chunk = if items == "chunk" { "items" } else { "chunk" };
-            edits.push(Edit::replace(ty.byte_range(), format!("Chunk{element}")));
-            edits.push(Edit::replace(name.byte_range(), chunk));
-            let eol = line_ending(src);
-            let indent = format!("{}    ", indent_at(src, m.start_byte()));
-            edits.push(Edit::insert(
-                block.start_byte() + 1,
-                format!("{eol}{indent}{written} {items} = {chunk}.getItems();"),
-            ));
+    for &(fqn, method, count, index) in CHUNK_METHODS {
+        if !imported(fqn) {
+            continue;
         }
-    });
+        let simple = fqn.rsplit('.').next().unwrap_or(fqn);
+        java_syntax::walk(root, |n| {
+            if let Some(body) = implementation_body(n, simple, src) {
+                edits.extend(chunk_parameters(body, method, count, index, src));
+            }
+        });
+    }
+    edits
+}
+
+/// The body of a class implementing `iface` (by its simple name), or of an anonymous one.
+fn implementation_body<'t>(n: Node<'t>, iface: &str, src: &str) -> Option<Node<'t>> {
+    let names_iface = |written: &str| {
+        written
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w == iface)
+    };
+    match n.kind() {
+        "class_declaration" => n
+            .child_by_field_name("interfaces")
+            .filter(|i| names_iface(text(*i, src)))
+            .and_then(|_| n.child_by_field_name("body")),
+        "object_creation_expression" => {
+            let ty = n.child_by_field_name("type")?;
+            let written = text(ty, src);
+            (written.split('<').next() == Some(iface)).then_some(())?;
+            let mut c = n.walk();
+            n.named_children(&mut c).find(|x| x.kind() == "class_body")
+        }
+        _ => None,
+    }
+}
+
+/// In `body`, each `method` with `count` parameters whose one at `index` is a
+/// `List<..>`: that parameter becomes a `Chunk<..>` and the body's first statement
+/// restores the list from `getItems()`, so the rest is untouched.
+fn chunk_parameters(body: Node, method: &str, count: usize, index: usize, src: &str) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    let mut c = body.walk();
+    for m in body.named_children(&mut c) {
+        if m.kind() != "method_declaration" || field_text(m, "name", src) != method {
+            continue;
+        }
+        let Some(params) = m.child_by_field_name("parameters") else {
+            continue;
+        };
+        let mut pc = params.walk();
+        let list: Vec<Node> = params.named_children(&mut pc).collect();
+        if list.len() != count {
+            continue;
+        }
+        let param = list[index];
+        let (Some(ty), Some(name), Some(block)) = (
+            param.child_by_field_name("type"),
+            param.child_by_field_name("name"),
+            m.child_by_field_name("body"),
+        ) else {
+            continue;
+        };
+        let written = text(ty, src);
+        let Some(element) = written
+            .strip_prefix("java.util.")
+            .unwrap_or(written)
+            .strip_prefix("List")
+            .filter(|rest| rest.trim_start().starts_with('<'))
+        else {
+            continue;
+        };
+        let items = text(name, src);
+        let chunk = if items == "chunk" { "items" } else { "chunk" };
+        let taken = list.iter().any(|p| {
+            p.child_by_field_name("name")
+                .is_some_and(|n| text(n, src) == chunk)
+        });
+        if taken {
+            continue;
+        }
+        edits.push(Edit::replace(ty.byte_range(), format!("Chunk{element}")));
+        edits.push(Edit::replace(name.byte_range(), chunk));
+        let eol = line_ending(src);
+        let indent = format!("{}    ", indent_at(src, m.start_byte()));
+        edits.push(Edit::insert(
+            block.start_byte() + 1,
+            format!("{eol}{indent}{written} {items} = {chunk}.getItems();"),
+        ));
+    }
     edits
 }

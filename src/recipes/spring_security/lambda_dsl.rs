@@ -14,7 +14,9 @@
 //! `HttpSecurity`, by `disable()`, or by the end of the chain; each segment becomes the
 //! configurer's lambda, its calls kept byte for byte. Nested configurers (`jwt()`,
 //! `frameOptions()`, `maximumSessions(1)` ...) stay inside the lambda as written, their own
-//! `and()` with them. A chain whose nesting cannot be followed is left alone.
+//! `and()` with them; a `jwt()`/`opaqueToken()` ending the chain unconfigured takes
+//! `Customizer.withDefaults()`. WebFlux's `ServerHttpSecurity` chains (`authorizeExchange()`
+//! ...) are converted the same way.
 
 use std::collections::BTreeSet;
 
@@ -48,6 +50,9 @@ const CONFIGURERS: &[(&str, &str)] = &[
     ("saml2Login", "saml2"),
     ("requiresChannel", "channel"),
     ("portMapper", "portMapper"),
+    // ServerHttpSecurity (WebFlux): the same DSL, names of its own.
+    ("authorizeExchange", "exchanges"),
+    ("redirectToHttps", "redirect"),
 ];
 
 /// Calls inside a configurer that open a nested configurer, and the calls that return from
@@ -90,7 +95,8 @@ pub(super) struct Call<'t> {
     arg_count: usize,
 }
 
-/// The edits turning every `HttpSecurity` chain of the file into the lambda DSL, a line per
+/// The edits turning every `HttpSecurity` (or `ServerHttpSecurity`) chain of the file into
+/// the lambda DSL, a line per
 /// converted chain, and the imports the result needs.
 pub(super) fn edits(root: Node, src: &str) -> (Vec<Edit>, Vec<String>, BTreeSet<&'static str>) {
     let variables = http_security_variables(root, src);
@@ -125,14 +131,22 @@ pub(super) fn edits(root: Node, src: &str) -> (Vec<Edit>, Vec<String>, BTreeSet<
     (edits, changes, imports)
 }
 
-/// Names declared with type `HttpSecurity` (parameters, locals).
+/// Nested configurers that take a `Customizer` in Security 6 and whose no-argument form 6.1
+/// deprecated: ending a segment unconfigured, they get the guide's `withDefaults()`.
+const NESTED_DEFAULTS: &[&str] = &["jwt", "opaqueToken"];
+
+/// Names declared with type `HttpSecurity` or WebFlux's `ServerHttpSecurity` (parameters,
+/// locals).
 fn http_security_variables<'s>(root: Node, src: &'s str) -> BTreeSet<&'s str> {
     let mut out = BTreeSet::new();
     java_syntax::walk(root, |n| {
         if matches!(n.kind(), "formal_parameter" | "local_variable_declaration")
             && n.child_by_field_name("type").is_some_and(|t| {
                 let ty = text(t, src);
-                ty.rsplit('.').next() == Some("HttpSecurity")
+                matches!(
+                    ty.rsplit('.').next(),
+                    Some("HttpSecurity" | "ServerHttpSecurity")
+                )
             })
         {
             if let Some(name) = n.child_by_field_name("name") {
@@ -239,10 +253,8 @@ fn convert(calls: &[Call], src: &str, taken: BTreeSet<&str>) -> Option<Vec<Edit>
         let mut closers: Vec<&[&str]> = Vec::new();
         let mut j = i + 1;
         let (last, end) = loop {
+            // The chain may end inside a nested configurer: it stays in the lambda.
             let Some(c) = calls.get(j) else {
-                if !closers.is_empty() {
-                    return None;
-                }
                 break (calls.len() - 1, calls.len() - 1);
             };
             if closers.is_empty() && c.arg_count == 0 && c.name == "and" {
@@ -266,7 +278,15 @@ fn convert(calls: &[Call], src: &str, taken: BTreeSet<&str>) -> Option<Vec<Edit>
             } else {
                 param.to_string()
             };
-            let body = &src[start.node.end_byte()..calls[last].node.end_byte()];
+            let tail = &calls[last];
+            let body = if tail.arg_count == 0 && NESTED_DEFAULTS.contains(&tail.name) {
+                format!(
+                    "{}(Customizer.withDefaults())",
+                    &src[start.node.end_byte()..tail.args.start_byte()]
+                )
+            } else {
+                src[start.node.end_byte()..tail.node.end_byte()].to_string()
+            };
             let close = if body.contains('\n') {
                 format!(
                     "{eol}{})",

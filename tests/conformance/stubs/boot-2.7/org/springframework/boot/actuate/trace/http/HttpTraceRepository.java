@@ -1,0 +1,3 @@
+package org.springframework.boot.actuate.trace.http;
+
+public interface HttpTraceRepository {}

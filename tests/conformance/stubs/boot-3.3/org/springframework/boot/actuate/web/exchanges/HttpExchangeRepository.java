@@ -1,0 +1,3 @@
+package org.springframework.boot.actuate.web.exchanges;
+
+public interface HttpExchangeRepository {}

@@ -1,0 +1,3 @@
+package org.springframework.kafka.listener;
+
+public class CommonContainerStoppingErrorHandler implements CommonErrorHandler { public CommonContainerStoppingErrorHandler() {} }

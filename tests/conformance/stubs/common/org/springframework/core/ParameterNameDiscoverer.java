@@ -1,0 +1,5 @@
+package org.springframework.core;
+
+public interface ParameterNameDiscoverer {
+    String[] getParameterNames(java.lang.reflect.Method method);
+}

@@ -1,3 +1,0 @@
-package org.springframework.http;
-
-public enum HttpMethod { GET, POST, PUT, DELETE }
