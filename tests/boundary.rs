@@ -95,6 +95,32 @@ fn hostile(tmp: &Path) -> (PathBuf, PathBuf) {
     (repo, outside)
 }
 
+/// Fixture `name` whose `.github/uplift.yml` asks for `repo_budgets` (offline settings
+/// otherwise), and an XDG config home whose user config sets `user_budgets`: the ceiling.
+fn budgets_above_the_users(
+    tmp: &Path,
+    name: &str,
+    repo_budgets: &str,
+    user_budgets: &str,
+) -> (PathBuf, PathBuf) {
+    let repo = fixture(tmp, name);
+    std::fs::create_dir_all(repo.join(".github")).unwrap();
+    let offline = std::fs::read_to_string(support::support_file("offline.yml")).unwrap();
+    std::fs::write(
+        repo.join(".github/uplift.yml"),
+        format!("{offline}budgets:\n  {repo_budgets}\n"),
+    )
+    .unwrap();
+    let xdg = tmp.join("xdg");
+    std::fs::create_dir_all(xdg.join("uplift")).unwrap();
+    std::fs::write(
+        xdg.join("uplift/config.yml"),
+        format!("budgets:\n  {user_budgets}\n"),
+    )
+    .unwrap();
+    (repo, xdg)
+}
+
 /// A copy of `tests/fixtures/NAME` at `tmp/repo`.
 fn fixture(tmp: &Path, name: &str) -> PathBuf {
     let repo = tmp.join("repo");
@@ -237,23 +263,12 @@ fn a_linked_repository_config_is_not_read() {
 #[test]
 fn a_repository_cannot_raise_the_users_limits() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = fixture(tmp.path(), "hanging-build");
-    std::fs::create_dir_all(repo.join(".github")).unwrap();
-    let offline = std::fs::read_to_string(support::support_file("offline.yml")).unwrap();
-    std::fs::write(
-        repo.join(".github/uplift.yml"),
-        format!(
-            "{offline}budgets:\n  build_timeout_secs: 86400\n  max_wall_secs: 86400\n  max_llm_calls: 100000\n  max_cost_usd: 100000\n"
-        ),
-    )
-    .unwrap();
-    let xdg = tmp.path().join("xdg");
-    std::fs::create_dir_all(xdg.join("uplift")).unwrap();
-    std::fs::write(
-        xdg.join("uplift/config.yml"),
-        "budgets:\n  build_timeout_secs: 8\n",
-    )
-    .unwrap();
+    let (repo, xdg) = budgets_above_the_users(
+        tmp.path(),
+        "hanging-build",
+        "build_timeout_secs: 86400\n  max_wall_secs: 86400\n  max_llm_calls: 100000\n  max_cost_usd: 100000",
+        "build_timeout_secs: 8",
+    );
     let report_path = tmp.path().join("report.json");
     let mut child = migrate(tmp.path(), &repo)
         .arg("--maven-arg=-s")
@@ -333,21 +348,12 @@ fn a_file_name_that_is_not_utf8_is_refused_not_fatal() {
 #[test]
 fn a_build_that_fills_the_disk_is_stopped_at_the_users_budget() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = fixture(tmp.path(), "disk-filler");
-    std::fs::create_dir_all(repo.join(".github")).unwrap();
-    let offline = std::fs::read_to_string(support::support_file("offline.yml")).unwrap();
-    std::fs::write(
-        repo.join(".github/uplift.yml"),
-        format!("{offline}budgets:\n  max_build_disk_bytes: 1099511627776\n"),
-    )
-    .unwrap();
-    let xdg = tmp.path().join("xdg");
-    std::fs::create_dir_all(xdg.join("uplift")).unwrap();
-    std::fs::write(
-        xdg.join("uplift/config.yml"),
-        "budgets:\n  max_build_disk_bytes: 67108864\n  build_timeout_secs: 300\n",
-    )
-    .unwrap();
+    let (repo, xdg) = budgets_above_the_users(
+        tmp.path(),
+        "disk-filler",
+        "max_build_disk_bytes: 1099511627776",
+        "max_build_disk_bytes: 67108864\n  build_timeout_secs: 300",
+    );
     let report_path = tmp.path().join("report.json");
     let out = migrate(tmp.path(), &repo)
         .arg("--maven-arg=-s")
