@@ -143,6 +143,20 @@ fn migrate(tmp: &Path, repo: &Path) -> Command {
     cmd
 }
 
+/// `uplift migrate REPO` with builds against the offline Maven settings, writing its JSON
+/// report to `report`.
+fn migrate_offline(tmp: &Path, repo: &Path, report: &Path) -> Command {
+    let mut cmd = migrate(tmp, repo);
+    cmd.arg("--maven-arg=-s")
+        .arg(format!(
+            "--maven-arg={}",
+            support::support_file("maven-settings-offline.xml")
+        ))
+        .arg("--report-json")
+        .arg(report);
+    cmd
+}
+
 /// `uplift migrate REPO --no-build`: its exit code and JSON report.
 fn migrate_no_build(tmp: &Path, repo: &Path) -> (Option<i32>, Value) {
     let report_path = tmp.join("report.json");
@@ -270,14 +284,7 @@ fn a_repository_cannot_raise_the_users_limits() {
         "build_timeout_secs: 8",
     );
     let report_path = tmp.path().join("report.json");
-    let mut child = migrate(tmp.path(), &repo)
-        .arg("--maven-arg=-s")
-        .arg(format!(
-            "--maven-arg={}",
-            support::support_file("maven-settings-offline.xml")
-        ))
-        .arg("--report-json")
-        .arg(&report_path)
+    let mut child = migrate_offline(tmp.path(), &repo, &report_path)
         .env("XDG_CONFIG_HOME", &xdg)
         .env("XDG_CACHE_HOME", tmp.path().join("cache"))
         .stdout(std::process::Stdio::null())
@@ -355,14 +362,7 @@ fn a_build_that_fills_the_disk_is_stopped_at_the_users_budget() {
         "max_build_disk_bytes: 67108864\n  build_timeout_secs: 300",
     );
     let report_path = tmp.path().join("report.json");
-    let out = migrate(tmp.path(), &repo)
-        .arg("--maven-arg=-s")
-        .arg(format!(
-            "--maven-arg={}",
-            support::support_file("maven-settings-offline.xml")
-        ))
-        .arg("--report-json")
-        .arg(&report_path)
+    let out = migrate_offline(tmp.path(), &repo, &report_path)
         .env("XDG_CONFIG_HOME", &xdg)
         .env("XDG_CACHE_HOME", tmp.path().join("cache"))
         .output()
