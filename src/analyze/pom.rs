@@ -1,7 +1,7 @@
 //! A pom.xml read into the facts the migration needs (no Maven model building: only what
 //! the file itself says, plus in-repo parents resolved by the caller).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use roxmltree::{Document, Node};
@@ -119,15 +119,9 @@ pub fn child_text(node: Node, name: &'static str) -> Option<String> {
     child(node, name).map(|c| c.text().unwrap_or("").trim().to_string())
 }
 
+/// A pom, read by [`parse_xml`]'s rules.
 pub fn parse_document<'i>(path: &Path, text: &'i str) -> Result<Document<'i>, PomError> {
-    let opts = roxmltree::ParsingOptions {
-        allow_dtd: true,
-        ..Default::default()
-    };
-    let doc = Document::parse_with_options(text, opts).map_err(|e| PomError::Xml {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
+    let doc = parse_xml(path, text)?;
     let root = doc.root_element();
     if root.tag_name().name() != "project" {
         return Err(PomError::NotAPom {
@@ -136,6 +130,88 @@ pub fn parse_document<'i>(path: &Path, text: &'i str) -> Result<Document<'i>, Po
         });
     }
     Ok(doc)
+}
+
+/// A Maven XML file, whatever its root. It may carry a DOCTYPE, which Maven skips, but no
+/// entity declarations: Maven does not expand them, and the parser would, in the worker's
+/// memory (a 66 KB pom whose entities each repeat another expands to gigabytes; only the
+/// nesting is bounded, not the count).
+fn parse_xml<'i>(path: &Path, text: &'i str) -> Result<Document<'i>, PomError> {
+    let xml_error = |message: String| PomError::Xml {
+        path: path.to_path_buf(),
+        message,
+    };
+    let with_dtd = |allow_dtd| roxmltree::ParsingOptions {
+        allow_dtd,
+        ..Default::default()
+    };
+    match Document::parse_with_options(text, with_dtd(false)) {
+        Err(roxmltree::Error::DtdDetected) if text.contains("<!ENTITY") => {
+            return Err(xml_error(
+                "declares entities (<!ENTITY>), which Maven does not expand; not read".into(),
+            ));
+        }
+        Err(roxmltree::Error::DtdDetected) => Document::parse_with_options(text, with_dtd(true)),
+        parsed => parsed,
+    }
+    .map_err(|e| xml_error(e.to_string()))
+}
+
+/// What a Maven build file makes Maven fetch and run beyond the project's own code, one
+/// entry each: the parent, every plugin (in build, management, profiles and reporting) and
+/// whether it extends the build, every execution with its goals, every build extension,
+/// every repository by URL. `None` for anything but a pom or `.mvn/extensions.xml`.
+pub fn build_surface(text: &str) -> Option<BTreeSet<String>> {
+    let doc = parse_xml(Path::new(""), text).ok()?;
+    let root = doc.root_element();
+    if !matches!(root.tag_name().name(), "project" | "extensions") {
+        return None;
+    }
+    let coordinates = |n: Node, default_group: &str| {
+        let group = child_text(n, "groupId").unwrap_or_else(|| default_group.to_string());
+        format!(
+            "{group}:{}",
+            child_text(n, "artifactId").unwrap_or_default()
+        )
+    };
+    let mut surface = BTreeSet::new();
+    for n in doc.descendants().filter(|n| n.is_element()) {
+        match n.tag_name().name() {
+            "parent" if n.parent() == Some(root) => {
+                surface.insert(format!("parent {}", coordinates(n, "")));
+            }
+            "plugin" => {
+                let plugin = coordinates(n, "org.apache.maven.plugins");
+                if child_text(n, "extensions").as_deref() == Some("true") {
+                    surface.insert(format!("plugin {plugin} as a build extension"));
+                }
+                for e in child(n, "executions")
+                    .into_iter()
+                    .flat_map(|e| children(e, "execution"))
+                {
+                    let id = child_text(e, "id").unwrap_or_else(|| "default".into());
+                    surface.insert(format!("execution {id} of {plugin}"));
+                    for goal in child(e, "goals")
+                        .into_iter()
+                        .flat_map(|g| children(g, "goal"))
+                    {
+                        let goal = goal.text().unwrap_or("").trim();
+                        surface.insert(format!("goal {goal} in execution {id} of {plugin}"));
+                    }
+                }
+                surface.insert(format!("plugin {plugin}"));
+            }
+            "extension" => {
+                surface.insert(format!("extension {}", coordinates(n, "")));
+            }
+            "repository" | "pluginRepository" | "snapshotRepository" => {
+                let url = child_text(n, "url").unwrap_or_default();
+                surface.insert(format!("repository {url}"));
+            }
+            _ => {}
+        }
+    }
+    Some(surface)
 }
 
 /// Iterates `<dependency>` elements with whether they are managed.
@@ -375,6 +451,35 @@ mod tests {
             Pom::parse(Path::new("pom.xml"), "<settings/>"),
             Err(PomError::NotAPom { .. })
         ));
+    }
+
+    /// Entities that each repeat another (250 x 64 KiB per reference, 40 references: 640
+    /// MiB from a 66 KB file) are refused before anything expands; a plain DOCTYPE, which
+    /// Maven skips, still reads.
+    #[test]
+    fn a_pom_declaring_entities_is_refused_a_doctype_is_not() {
+        let lol = "x".repeat(64 << 10);
+        let bomb = format!(
+            "<?xml version=\"1.0\"?><!DOCTYPE project [<!ENTITY a0 \"{lol}\"><!ENTITY a1 \"{}\">]>\
+             <project><artifactId>a</artifactId><description>{}</description></project>",
+            "&a0;".repeat(250),
+            "&a1;".repeat(40)
+        );
+        let err = Pom::parse(Path::new("pom.xml"), &bomb).unwrap_err();
+        assert!(err.to_string().contains("declares entities"), "{err}");
+        let external = "<!DOCTYPE project [<!ENTITY x SYSTEM \"file:///etc/hostname\">]>\
+                        <project><artifactId>&x;</artifactId></project>";
+        assert!(matches!(
+            Pom::parse(Path::new("pom.xml"), external),
+            Err(PomError::Xml { .. })
+        ));
+        let doctype = POM.replacen("<project", "<!DOCTYPE project>\n<project", 1);
+        assert_eq!(
+            Pom::parse(Path::new("pom.xml"), &doctype)
+                .unwrap()
+                .artifact_id,
+            "a"
+        );
     }
 
     #[test]
