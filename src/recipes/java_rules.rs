@@ -158,6 +158,14 @@ impl<'p> TypedFile<'p> {
     }
 }
 
+/// The longest text a declarative recipe may turn a file of `len` bytes into. A fix may
+/// repeat its metavariables, and a match in its own output is rewritten again on the next
+/// pass: a repository's one-line rule `return $A;` -> `return $A + $A + ...;` would grow a
+/// file geometrically into the worker's memory. No migration doubles a file.
+fn max_rewritten_len(len: usize) -> usize {
+    2 * len + (64 << 10)
+}
+
 /// A loaded, validated recipe.
 pub struct JavaRecipe {
     pub id: String,
@@ -236,10 +244,13 @@ impl JavaRecipe {
                 current = t;
             }
         }
+        let limit = max_rewritten_len(src.len());
         // Statically imported members a rule rewrites are written with their owner first.
         let qualified = static_imports::qualify(&current, |text| {
-            let (edits, _) = self.fix_pass(text, package_types, &mut Vec::new());
-            edits.into_iter().map(|e| e.range).collect()
+            let edits = self.fix_pass(text, package_types, &mut Vec::new(), limit);
+            edits.map_or(Vec::new(), |(edits, _)| {
+                edits.into_iter().map(|e| e.range).collect()
+            })
         });
         let unqualified = current.clone();
         if let Some(q) = &qualified {
@@ -247,7 +258,17 @@ impl JavaRecipe {
         }
         let mut fired: BTreeSet<usize> = BTreeSet::new();
         for _pass in 0..4 {
-            let (edits, hits) = self.fix_pass(&current, package_types, &mut result.changes);
+            let Some((edits, hits)) =
+                self.fix_pass(&current, package_types, &mut result.changes, limit)
+            else {
+                result.changes.clear();
+                result.findings.push(format!(
+                    "{}: the rewrite would make the file larger than {limit} bytes; file left unchanged",
+                    self.id
+                ));
+                result.findings.extend(self.detect(src, package_types));
+                return result;
+            };
             if edits.is_empty() {
                 break;
             }
@@ -289,12 +310,16 @@ impl JavaRecipe {
         result
     }
 
+    /// One pass of every fix over `src`; `None` once the rewritten text would exceed `limit`
+    /// bytes.
     fn fix_pass(
         &self,
         src: &str,
         package_types: &[String],
         changes: &mut Vec<String>,
-    ) -> (Vec<Edit>, Vec<usize>) {
+        limit: usize,
+    ) -> Option<(Vec<Edit>, Vec<usize>)> {
+        let mut len = src.len();
         let grep = Java.ast_grep(src);
         let root = grep.root();
         let typed = TypedFile::new(src, package_types);
@@ -318,6 +343,10 @@ impl JavaRecipe {
                 if replacement == src[range.clone()] {
                     continue;
                 }
+                len = (len + replacement.len()).saturating_sub(range.len());
+                if len > limit {
+                    return None;
+                }
                 // A deletion that empties its line takes the line with it.
                 let range = if replacement.is_empty() {
                     deletion_span(src, range)
@@ -334,7 +363,7 @@ impl JavaRecipe {
                 hits.push(i);
             }
         }
-        (edits, hits)
+        Some((edits, hits))
     }
 
     /// Detector hits on the final text, one per line.
@@ -625,6 +654,26 @@ mod tests {
         assert!(out.contains("import java.util.Base64;"), "{out}");
         assert!(!out.contains("sun.misc"), "{out}");
         assert!(r.findings.is_empty(), "{:?}", r.findings);
+    }
+
+    /// A repository's rule whose fix repeats its metavariable 200 times, and matches its
+    /// own output: unchecked, the third pass asks for gigabytes. The file is left as it was,
+    /// with the reason for the next tier.
+    #[test]
+    fn a_fix_that_grows_the_file_geometrically_is_refused() {
+        let fix = vec!["$A"; 200].join(" + ");
+        let yaml = format!(
+            "id: grows\ndescription: d\nrules:\n  - id: r\n    rule:\n      pattern: return $A;\n    fix: \"return {fix};\"\n"
+        );
+        let src = "class A {\n  int f(int a, int b) { return a + b; }\n}\n";
+        let r = JavaRecipe::parse(&yaml).unwrap().apply(src, &[]);
+        assert_eq!(r.text, None);
+        assert!(r.changes.is_empty(), "{:?}", r.changes);
+        assert!(
+            r.findings[0].contains("larger than 65640 bytes; file left unchanged"),
+            "{:?}",
+            r.findings
+        );
     }
 
     #[test]
