@@ -76,8 +76,18 @@ fn advance(start: tree_sitter::Point, text: &str) -> tree_sitter::Point {
     }
 }
 
+/// The deepest syntax tree Uplift reads. Its walks over a tree recurse, and a file can nest
+/// as deep as it likes (`((((...))))` 50,000 times overflows any thread's stack, which aborts
+/// the whole process, the app's server with it); real code, long concatenations included,
+/// stays far below.
+pub const MAX_DEPTH: usize = 500;
+
+/// `None` when tree-sitter gives up or the tree nests deeper than [`MAX_DEPTH`].
 fn parse_with(source: &str, old: Option<&Tree>) -> Option<Parsed> {
     let tree = PARSER.with(|p| p.borrow_mut().parse(source, old))?;
+    if deeper_than(tree.root_node(), MAX_DEPTH) {
+        return None;
+    }
     let syntax_error = first_error(tree.root_node()).map(|n| {
         let p = n.start_position();
         format!(
@@ -87,6 +97,30 @@ fn parse_with(source: &str, old: Option<&Tree>) -> Option<Parsed> {
         )
     });
     Some(Parsed { tree, syntax_error })
+}
+
+/// Whether any node lies more than `limit` levels below `root`, found without recursion.
+fn deeper_than(root: Node, limit: usize) -> bool {
+    let mut cursor = root.walk();
+    let mut depth = 0usize;
+    loop {
+        if cursor.goto_first_child() {
+            depth += 1;
+            if depth > limit {
+                return true;
+            }
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return false;
+            }
+            depth -= 1;
+        }
+    }
 }
 
 fn first_error(node: Node) -> Option<Node> {
@@ -304,6 +338,23 @@ mod tests {
         let p = parse("class A { void f() { int x = ; } }").unwrap();
         assert!(p.syntax_error.unwrap().contains("line 1"));
         assert!(parse("class A {}").unwrap().syntax_error.is_none());
+    }
+
+    /// A file nesting 50,000 parentheses deep would overflow the stack of any recursive
+    /// walk (an abort of the whole process); it is not read. A 300-term concatenation is.
+    #[test]
+    fn a_tree_deeper_than_the_limit_is_not_read() {
+        let deep = format!(
+            "class A {{ int x = {}1{}; }}",
+            "(".repeat(50_000),
+            ")".repeat(50_000)
+        );
+        assert!(parse(&deep).is_none());
+        let long = format!(
+            "class A {{ String s = {}; }}",
+            vec!["\"x\""; 300].join(" + ")
+        );
+        assert!(parse(&long).unwrap().syntax_error.is_none());
     }
 
     #[test]

@@ -256,7 +256,10 @@ pub fn analyze_in(path: PathBuf, source: &str, junit3_bases: &Junit3Bases) -> Ja
         fixtures: Vec::new(),
     };
     let Some(parsed) = java_syntax::parse(source) else {
-        facts.syntax_error = Some("parser gave up".into());
+        facts.syntax_error = Some(format!(
+            "parser gave up, or the file nests deeper than {} levels",
+            java_syntax::MAX_DEPTH
+        ));
         return facts;
     };
     facts.syntax_error = parsed.syntax_error;
