@@ -11,10 +11,10 @@ use crate::github::GitHub;
 use crate::journal::{Journal, render};
 use crate::pipeline::{self, RunOptions};
 use crate::progress::Progress;
-use crate::redact;
 use crate::repo_path::{Gate, Origin};
 use crate::settings::Settings;
 use crate::store::{self, Store};
+use crate::{redact, terminal};
 use crate::{server, worker};
 use std::sync::Arc;
 use tokio::sync::{Notify, watch};
@@ -167,6 +167,24 @@ fn project_config(root: &std::path::Path, explicit: Option<PathBuf>) -> anyhow::
     Config::load(&path)
 }
 
+/// Text for stderr, which people read: secrets masked, and the control characters of the
+/// repository's, the build's or the model's text shown rather than obeyed by the terminal.
+pub fn for_stderr(text: &str) -> String {
+    terminal::inert(&redact::redact(text))
+}
+
+/// Text for stdout: as for stderr on a terminal; byte for byte (a diff applies as a patch)
+/// when it goes to a file or a pipe.
+fn for_stdout(text: &str) -> String {
+    use std::io::IsTerminal;
+    let text = redact::redact(text);
+    if std::io::stdout().is_terminal() {
+        terminal::inert(&text)
+    } else {
+        text
+    }
+}
+
 /// The CLI sandboxes builds when bubblewrap works here, and says so when it cannot.
 fn cli_isolation(operator_args: &[String]) -> Option<Isolation> {
     match Sandbox::detect(Limits::default()) {
@@ -278,7 +296,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             let explicit_config = config.is_some();
             let (mut cfg, notices) = migrate_config(&root, config)?;
             for n in &notices {
-                eprintln!("warning: {n}");
+                eprintln!("warning: {}", for_stderr(n));
             }
             // Paths the sandbox may show come from the operator (flags, their own file),
             // never from the repository's `.github/uplift.yml`.
@@ -299,7 +317,8 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             cfg.maven_args.extend(maven_args);
             cfg.validate()?;
             let store = open_store(cli.db).await?;
-            let isolation = if no_build || dry_run {
+            // A dry run builds the untouched project too: in the sandbox like any other.
+            let isolation = if no_build {
                 None
             } else {
                 cli_isolation(&operator_args)
@@ -319,22 +338,25 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             let mut progress = Progress::new(true);
             let journal = pipeline::run(&opts, &store, &mut progress).await?;
             if dry_run && let Some(diff) = journal.diff() {
-                print!("{}", redact::redact(diff));
+                print!("{}", for_stdout(diff));
             }
             write_reports(&journal, report_json, report_md)?;
-            eprint!("{}", redact::redact(&render::summary(&journal)));
+            eprint!("{}", for_stderr(&render::summary(&journal)));
             Ok(journal.outcome().map_or(1, |o| o.outcome.exit_code()))
         }
         Command::Runs { limit } => {
             let store = open_store(cli.db).await?;
             for r in store.runs(limit).await? {
                 println!(
-                    "{}  {}  java {}  {}  {}",
-                    r.id,
-                    r.started_at,
-                    r.target,
-                    r.outcome.as_deref().unwrap_or("(unfinished)"),
-                    r.project
+                    "{}",
+                    for_stdout(&format!(
+                        "{}  {}  java {}  {}  {}",
+                        r.id,
+                        r.started_at,
+                        r.target,
+                        r.outcome.as_deref().unwrap_or("(unfinished)"),
+                        r.project
+                    ))
                 );
             }
             Ok(0)
@@ -344,14 +366,14 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
             let (_, journal) = store.journal(&run).await?;
             match format.as_str() {
                 "json" => println!("{}", serde_json::to_string_pretty(&render::json(&journal))?),
-                _ => print!("{}", render::markdown(&journal)),
+                _ => print!("{}", for_stdout(&render::markdown(&journal))),
             }
             Ok(0)
         }
         Command::Replay { run, execute: None } => {
             let store = open_store(cli.db).await?;
             let (_, journal) = store.journal(&run).await?;
-            print!("{}", render::replay(&journal));
+            print!("{}", for_stdout(&render::replay(&journal)));
             Ok(0)
         }
         Command::Replay {
@@ -398,7 +420,7 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
                 differences.len()
             );
             for d in &differences {
-                println!("{}", redact::redact(d));
+                println!("{}", for_stdout(d));
             }
             Ok(1)
         }
@@ -450,8 +472,11 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
                 Err(false) => {
                     for r in &all {
                         println!(
-                            "{:<30} {:<10} {:<10} {}",
-                            r.id, r.kind, r.origin, r.description
+                            "{}",
+                            for_stdout(&format!(
+                                "{:<30} {:<10} {:<10} {}",
+                                r.id, r.kind, r.origin, r.description
+                            ))
                         );
                     }
                 }
@@ -461,15 +486,18 @@ pub async fn main(cli: Cli) -> anyhow::Result<i32> {
                         .find(|r| r.id == id)
                         .with_context(|| format!("no recipe {id:?}; see `uplift recipes list`"))?;
                     println!(
-                        "{}\n\n{}\n\nkind: {}\norigin: {}",
-                        r.id, r.description, r.kind, r.origin
+                        "{}",
+                        for_stdout(&format!(
+                            "{}\n\n{}\n\nkind: {}\norigin: {}",
+                            r.id, r.description, r.kind, r.origin
+                        ))
                     );
                     let p = &r.preconditions;
                     if p != &Default::default() {
                         println!("preconditions: {}", serde_json::to_string(p)?);
                     }
                     if let Some(src) = &r.source {
-                        println!("\n{src}");
+                        println!("\n{}", for_stdout(src));
                     }
                 }
             }

@@ -26,5 +26,6 @@ pub mod server;
 pub mod settings;
 pub mod source_encoding;
 pub mod store;
+pub mod terminal;
 pub mod worker;
 pub mod workspace;

@@ -36,7 +36,7 @@ fn main() {
     let code = match runtime.block_on(uplift::cli::main(cli)) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {}", uplift::redact::redact(&format!("{e:#}")));
+            eprintln!("error: {}", uplift::cli::for_stderr(&format!("{e:#}")));
             1
         }
     };

@@ -36,6 +36,7 @@ const LAYERS: &[&[&str]] = &[
         "money",
         "metrics",
         "source_encoding",
+        "terminal",
     ],
 ];
 
