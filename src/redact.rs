@@ -56,6 +56,8 @@ pub fn register(value: &str) {
         parts.extend(lines.iter().map(|l| l.to_string()));
         parts.push(lines.concat());
     }
+    let encoded: Vec<String> = parts.iter().flat_map(|p| encodings(p)).collect();
+    parts.extend(encoded);
     let mut reg = VALUES.write().unwrap_or_else(|e| e.into_inner());
     let before = reg.values.len();
     for p in parts {
@@ -70,6 +72,47 @@ pub fn register(value: &str) {
             .build(&reg.values)
             .ok();
     }
+}
+
+/// Shorter values get no encoded forms: a few base64 or hex characters occur in ordinary text.
+const MIN_ENCODED_LEN: usize = 8;
+
+/// The forms a secret takes when code that can read it prints it encoded: base64 (standard
+/// and URL-safe) at each of the three alignments it can have inside a longer encoded text
+/// (`user:password` in a Basic authorization header), hex, and percent-encoding. Each
+/// base64 form covers the secret's whole 3-byte groups at that alignment, so at most two
+/// bytes at either end stay visible. A secret split up or encoded otherwise is not caught.
+fn encodings(value: &str) -> Vec<String> {
+    use base64::Engine;
+    use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+    let bytes = value.as_bytes();
+    if bytes.len() < MIN_ENCODED_LEN {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for skip in 0..3 {
+        let groups = &bytes[skip..];
+        let whole = &groups[..groups.len() / 3 * 3];
+        out.push(STANDARD_NO_PAD.encode(whole));
+        out.push(URL_SAFE_NO_PAD.encode(whole));
+    }
+    out.push(hex::encode(bytes));
+    out.push(hex::encode_upper(bytes));
+    for upper in [true, false] {
+        out.push(
+            bytes
+                .iter()
+                .map(|&b| match b {
+                    b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                        char::from(b).to_string()
+                    }
+                    _ if upper => format!("%{b:02X}"),
+                    _ => format!("%{b:02x}"),
+                })
+                .collect(),
+        );
+    }
+    out
 }
 
 /// The password of a `scheme://user:password@host` URL, registered as a secret.
@@ -197,6 +240,36 @@ mod tests {
         }
         register("k3y9-longer");
         assert_eq!(redact("k3y9-longer k3y9"), "[REDACTED] [REDACTED]");
+    }
+
+    /// A build that can read a secret (the operator's Maven settings) prints it encoded: as
+    /// base64 alone or inside a Basic authorization header at any alignment, as hex, or
+    /// percent-encoded. None of those forms reaches a report.
+    #[test]
+    fn encoded_forms_of_a_secret_are_hidden_too() {
+        use base64::Engine;
+        use base64::engine::general_purpose::STANDARD;
+        let secret = "Nx+9f2Q/pass word";
+        register(secret);
+        let mut printed = vec![
+            STANDARD.encode(secret),
+            hex::encode(secret),
+            hex::encode_upper(secret),
+            "Nx%2B9f2Q%2Fpass%20word".to_string(),
+            "Nx%2b9f2Q%2fpass%20word".to_string(),
+        ];
+        for user in ["", "a:", "ab:", "abc:"] {
+            printed.push(STANDARD.encode(format!("{user}{secret}")));
+        }
+        for text in printed {
+            let r = redact(&format!("Authorization: Basic {text}"));
+            assert!(r.contains(MASK), "{text} -> {r}");
+            // Visible stay at most the 4-character groups the secret's first and last two
+            // bytes share with their neighbours, and the user name's.
+            let visible = r.replace("Authorization: Basic ", "").replace(MASK, "");
+            assert!(visible.len() <= 12, "{text} -> {r}");
+        }
+        assert_eq!(redact("plain words stay"), "plain words stay");
     }
 
     #[test]
