@@ -15,10 +15,10 @@
 //! checked before (`analyze::test_checks`: a fix may not weaken a test).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::analyze::java::Junit3Bases;
-use crate::analyze::test_checks;
+use crate::analyze::{pom, test_checks};
 use crate::java_syntax;
 use crate::journal::TestCheckDifference;
 use crate::repo_path::{Gate, Refusal};
@@ -44,6 +44,12 @@ pub enum Rejected {
     NotUnique { path: PathBuf, found: usize },
     #[error("{path}: the edited file does not parse")]
     Unparseable { path: PathBuf },
+    #[error(
+        "{path}: adds to what the build fetches or runs ({}); a fix may change versions and \
+         configuration, never add plugins, executions, extensions, repositories or a parent",
+        added.join(", ")
+    )]
+    ExtendsBuild { path: PathBuf, added: Vec<String> },
     #[error("{path}: weakens tests: {}", describe(.differences))]
     WeakensTests {
         path: PathBuf,
@@ -146,6 +152,9 @@ pub fn apply(
         *current = current.replacen(b.search.as_str(), &b.replace, 1);
     }
     for (path, (before, after)) in &files {
+        if path.extension().is_some_and(|e| e == "xml" || e == "pom") {
+            build_unextended(path, before, after)?;
+        }
         if path.extension().is_none_or(|e| e != "java") {
             continue;
         }
@@ -164,6 +173,33 @@ pub fn apply(
         .into_iter()
         .map(|(p, (_, after))| (p, after))
         .collect())
+}
+
+/// A model's or a solved example's edit to a Maven build file adds nothing Maven would
+/// fetch or run ([`pom::build_surface`]): on the pushed branch that runs in the repository's
+/// CI with its secrets, and text the prompt quoted (repository files, web pages, another
+/// project's example) can ask for it. The tier is trusted with the project's code, which a
+/// reviewer reads; a new plugin, execution or repository is a supply-chain change.
+fn build_unextended(path: &Path, before: &str, after: &str) -> Result<(), Rejected> {
+    let was = pom::build_surface(before);
+    let is = pom::build_surface(after);
+    if was.is_none() && is.is_none() {
+        return Ok(());
+    }
+    let Some(is) = is else {
+        return Err(Rejected::Unparseable {
+            path: path.to_path_buf(),
+        });
+    };
+    let added: Vec<String> = is.difference(&was.unwrap_or_default()).cloned().collect();
+    if added.is_empty() {
+        Ok(())
+    } else {
+        Err(Rejected::ExtendsBuild {
+            path: path.to_path_buf(),
+            added,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -238,6 +274,92 @@ mod tests {
         let broken = "FILE: src/test/java/ATest.java\n<<<<<<< SEARCH\n        assertTrue(ok());\n=======\n        assertTrue(ok();\n>>>>>>> REPLACE\n";
         assert!(matches!(check(broken), Err(Rejected::Unparseable { .. })));
         assert_eq!(parse("no blocks here"), Err(Rejected::Empty));
+    }
+
+    const POM: &str = "<project>\n  <artifactId>a</artifactId>\n  <dependencies>\n  </dependencies>\n  <build>\n    <plugins>\n      <plugin>\n        <artifactId>maven-surefire-plugin</artifactId>\n        <version>2.12</version>\n      </plugin>\n    </plugins>\n  </build>\n</project>\n";
+
+    /// A model (or an example) asked by text in its prompt to add a plugin that runs code,
+    /// an execution, a repository, a build extension or another parent is refused by code;
+    /// a version, configuration or dependency change goes through.
+    #[test]
+    fn refuses_edits_that_extend_what_the_build_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("pom.xml"), POM).unwrap();
+        std::fs::create_dir_all(dir.path().join(".mvn")).unwrap();
+        std::fs::write(
+            dir.path().join(".mvn/extensions.xml"),
+            "<extensions>\n</extensions>\n",
+        )
+        .unwrap();
+        let gate = Gate::new(dir.path(), Origin::Model);
+        let edit = |path: &str, search: &str, replace: &str| {
+            let answer = format!(
+                "FILE: {path}\n<<<<<<< SEARCH\n{search}\n=======\n{replace}\n>>>>>>> REPLACE\n"
+            );
+            apply(&parse(&answer).unwrap(), &gate, &Junit3Bases::new())
+        };
+        let plugins = "    <plugins>";
+        for (path, search, replace, added) in [
+            (
+                "pom.xml",
+                plugins,
+                "    <plugins><plugin><groupId>org.codehaus.mojo</groupId><artifactId>exec-maven-plugin</artifactId></plugin>",
+                "plugin org.codehaus.mojo:exec-maven-plugin",
+            ),
+            (
+                "pom.xml",
+                "        <version>2.12</version>",
+                "        <version>2.12</version>\n        <executions><execution><goals><goal>test</goal></goals></execution></executions>",
+                "execution default of org.apache.maven.plugins:maven-surefire-plugin",
+            ),
+            (
+                "pom.xml",
+                "  <dependencies>",
+                "  <repositories><repository><id>x</id><url>https://evil.example/m2</url></repository></repositories>\n  <dependencies>",
+                "repository https://evil.example/m2",
+            ),
+            (
+                "pom.xml",
+                "  <artifactId>a</artifactId>",
+                "  <parent><groupId>evil</groupId><artifactId>parent</artifactId><version>1</version></parent>\n  <artifactId>a</artifactId>",
+                "parent evil:parent",
+            ),
+            (
+                "pom.xml",
+                "  <build>",
+                "  <profiles><profile><build><plugins><plugin><artifactId>maven-antrun-plugin</artifactId></plugin></plugins></build></profile></profiles>\n  <build>",
+                "plugin org.apache.maven.plugins:maven-antrun-plugin",
+            ),
+            (
+                ".mvn/extensions.xml",
+                "<extensions>",
+                "<extensions><extension><groupId>evil</groupId><artifactId>ext</artifactId></extension>",
+                "extension evil:ext",
+            ),
+        ] {
+            match edit(path, search, replace) {
+                Err(Rejected::ExtendsBuild { added: a, .. }) => {
+                    assert!(a.iter().any(|x| x == added), "{added}: {a:?}")
+                }
+                other => panic!("{added}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            edit("pom.xml", "  </build>", "  </build"),
+            Err(Rejected::Unparseable { .. })
+        ));
+        for (search, replace) in [
+            (
+                "        <version>2.12</version>",
+                "        <version>2.22.2</version>\n        <configuration><trimStackTrace>false</trimStackTrace></configuration>",
+            ),
+            (
+                "  <dependencies>",
+                "  <dependencies>\n    <dependency><groupId>javax.annotation</groupId><artifactId>javax.annotation-api</artifactId><version>1.3.2</version></dependency>",
+            ),
+        ] {
+            assert!(edit("pom.xml", search, replace).is_ok(), "{replace}");
+        }
     }
 
     /// Paths a model answer may try: up out of the project into git, absolute, and
