@@ -207,7 +207,7 @@ fn check_shape(rel: &Path, origin: Origin) -> Result<(), Reason> {
     if names.is_empty() {
         return Err(Reason::Empty);
     }
-    if names.iter().any(|n| n == ".git") {
+    if names.iter().any(|n| is_git_dir_name(n)) {
         return Err(Reason::GitDir);
     }
     if origin != Origin::Builtin
@@ -218,6 +218,22 @@ fn check_shape(rel: &Path, origin: Origin) -> Result<(), Reason> {
         return Err(Reason::Workflow);
     }
     Ok(())
+}
+
+/// Whether a (lowercased) name is `.git` on some file system the pushed branch may be
+/// checked out on: macOS ignores zero-width and direction characters in names, Windows
+/// trailing dots and spaces and an alternate data stream (`.git::$INDEX_ALLOCATION`), and
+/// knows `.git` by its short name `git~1`.
+fn is_git_dir_name(name: &str) -> bool {
+    let visible: String = name
+        .chars()
+        .filter(|c| {
+            !matches!(c, '\u{200c}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{206a}'..='\u{206f}' | '\u{feff}')
+        })
+        .collect();
+    let stream = visible.split(':').next().unwrap_or("");
+    let trimmed = stream.trim_end_matches(['.', ' ']);
+    trimmed == ".git" || trimmed == "git~1"
 }
 
 /// `rel` without `.` components, for comparing two spellings of one path.
@@ -305,6 +321,19 @@ mod tests {
             Some(Reason::GitDir)
         );
         assert_eq!(reason(&gate, "sub/.git"), Some(Reason::GitDir));
+        // `.git` as macOS and Windows read these names.
+        for name in [
+            ".g\u{200c}it/hooks/post-checkout",
+            "\u{feff}.git/config",
+            ".git./hooks/x",
+            ".GIT  /config",
+            "GIT~1/config",
+            ".git::$INDEX_ALLOCATION/config",
+        ] {
+            assert_eq!(reason(&gate, name), Some(Reason::GitDir), "{name:?}");
+        }
+        assert_eq!(reason(&gate, ".gitx/config"), None);
+        assert_eq!(reason(&gate, "git~2/config"), None);
         assert_eq!(reason(&gate, ".gitignore"), None);
         assert_eq!(reason(&gate, "./src/A.java"), None);
     }
