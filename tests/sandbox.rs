@@ -189,6 +189,36 @@ fn a_hostile_build_finds_nothing_inside_the_sandbox() {
     migrate_in_sandbox(&h, &support_file("maven-settings-offline.xml"));
 }
 
+/// `--dry-run` writes nothing, but it still builds the untouched project (the baseline):
+/// that build runs the repository's code, in the sandbox like every other.
+#[test]
+fn a_dry_run_builds_in_the_sandbox_too() {
+    let h = hostile();
+    let out = Command::new(env!("CARGO_BIN_EXE_uplift"))
+        .arg("--db")
+        .arg(h.dir.path().join("journal.db"))
+        .arg("migrate")
+        .arg(&h.project)
+        .arg("--dry-run")
+        .args(["--config", &support_file("offline.yml")])
+        .args([
+            "--maven-arg=-s".to_string(),
+            format!("--maven-arg={}", support_file("maven-settings-offline.xml")),
+            "--maven-arg=-DforkCount=0".to_string(),
+        ])
+        .env("HOSTILE_CANARY", &h.canary)
+        .env("XDG_CACHE_HOME", h.dir.path().join("cache"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Builds: sandboxed (bubblewrap"), "{stderr}");
+    assert_eq!(findings(&h.project), "", "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("+import org.junit.jupiter.api.Test;"),
+        "the dry run still prints its diff"
+    );
+}
+
 /// Online, the build reaches the repository the operator's settings name, through the
 /// egress proxy, and nothing else; what was refused is in the journal.
 #[test]
