@@ -443,3 +443,123 @@ fn a_linked_pom_is_not_read() {
         assert!(all.contains("symbolic link pom.xml"), "{target:?}: {all}");
     }
 }
+
+/// Files crafted to expand in the process that parses them, which runs outside the sandbox
+/// (the app's worker, with every other job): a pom of XML entities repeating each other
+/// (66 KB on disk, 640 MiB of text expanded), the repository's own recipe whose fix repeats
+/// its match and matches its own output, and sources nesting 50,000 levels deep (a stack
+/// overflow aborts the process). Each is refused with the reason, quickly, and the run ends
+/// with its report.
+#[test]
+fn files_crafted_to_expand_are_refused_not_expanded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = fixture(tmp.path(), "single-junit4");
+    let lol = "x".repeat(64 << 10);
+    let pom = std::fs::read_to_string(repo.join("pom.xml")).unwrap();
+    let bomb = pom
+        .replacen(
+            "<project ",
+            &format!(
+                "<!DOCTYPE project [<!ENTITY a0 \"{lol}\"><!ENTITY a1 \"{}\">]>\n<project ",
+                "&a0;".repeat(250)
+            ),
+            1,
+        )
+        .replacen(
+            "</properties>",
+            &format!("<lol>{}</lol></properties>", "&a1;".repeat(40)),
+            1,
+        );
+    std::fs::write(repo.join("pom.xml"), bomb).unwrap();
+    let started = std::time::Instant::now();
+    let (code, report) = migrate_no_build(tmp.path(), &repo);
+    assert_eq!(code, Some(3), "{report:#}");
+    assert!(
+        report
+            .to_string()
+            .contains("declares entities (<!ENTITY>), which Maven does not expand"),
+        "{report:#}"
+    );
+    std::fs::write(repo.join("pom.xml"), pom).unwrap();
+
+    std::fs::create_dir_all(repo.join(".uplift/recipes")).unwrap();
+    std::fs::write(
+        repo.join(".uplift/recipes/grow.yml"),
+        format!(
+            "id: grow\ndescription: d\nrules:\n  - id: r\n    rule:\n      pattern: return $A;\n    fix: \"return {};\"\n",
+            vec!["$A"; 200].join(" + ")
+        ),
+    )
+    .unwrap();
+    let deep = repo.join("src/main/java/com/example/calc/Deep.java");
+    std::fs::write(
+        &deep,
+        format!(
+            "package com.example.calc;\n\nclass Deep {{\n    int f() {{ return {}1{}; }}\n}}\n",
+            "(".repeat(50_000),
+            ")".repeat(50_000)
+        ),
+    )
+    .unwrap();
+    let calculator = repo.join("src/main/java/com/example/calc/Calculator.java");
+    let before = std::fs::read_to_string(&calculator).unwrap();
+    let (code, report) = migrate_no_build(tmp.path(), &repo);
+    assert_eq!(code, Some(4), "{report:#}");
+    let text = report.to_string();
+    assert!(
+        text.contains("grow: the rewrite would make the file larger than"),
+        "{report:#}"
+    );
+    assert!(
+        text.contains(
+            "Deep.java (not rewritten: parser gave up, or the file nests deeper than 500 levels)"
+        ),
+        "{report:#}"
+    );
+    assert_eq!(std::fs::read_to_string(&calculator).unwrap(), before);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(120),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// A terminal obeys the control characters in what it is sent. A file name, a repository
+/// recipe's message and a source line carry ESC sequences (clear the screen, set the title
+/// and the clipboard, hide text) and carriage returns: the summary shows them as `\u{1b}`.
+#[test]
+fn repository_text_reaches_the_terminal_inert() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = fixture(tmp.path(), "single-junit4");
+    let dir = repo.join("src/test/java/com/example/calc");
+    std::fs::write(
+        dir.join("Bad\x1b[2J\x1b]0;PWNED\x07Name.java"),
+        "package com.example.calc;\nclass Broken { void f( { }\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(repo.join(".uplift/recipes")).unwrap();
+    std::fs::write(
+        repo.join(".uplift/recipes/say.yml"),
+        "id: say\ndescription: d\nrules:\n  - id: r\n    rule: { pattern: Math.sqrt($X) }\n    message: \"msg \\e]52;c;ZWNobyBwd25lZA==\\a \\e[8mhidden\\e[0m\\rOverwritten\"\n",
+    )
+    .unwrap();
+    let out = migrate(tmp.path(), &repo)
+        .arg("--no-build")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Bad\\u{1b}[2J\\u{1b}]0;PWNED\\u{7}Name.java"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "msg \\u{1b}]52;c;ZWNobyBwd25lZA==\\u{7} \\u{1b}[8mhidden\\u{1b}[0m\\u{d}Overwritten"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains(['\x1b', '\x07', '\r']),
+        "a control character reached the terminal: {stderr:?}"
+    );
+}
