@@ -2,15 +2,17 @@
 //! PR body and check run goes through ([`super::api`]). Their text quotes the repository and
 //! the model (file and test names, commit subjects, build output, answers), and GitHub acts on
 //! some text wherever it stands: `@user` and `@org/team` notify, `#123` and `owner/repo#123`
-//! cross-reference (a timeline entry on that issue), HTML ends a code span or table, and
-//! `<!--` hides the rest of a body. A code span cannot be trusted to hold them, since the
-//! text can close it with backticks of its own; escaping at each of the renderers'
-//! insertions would miss the next one added.
+//! cross-reference (a timeline entry on that issue), HTML ends a code span or table,
+//! `<!--` hides the rest of a body, and a Markdown link shows text of its choosing over any
+//! address (build output that closes the code block it is quoted in: "Re-authorize Uplift").
+//! A code span cannot be trusted to hold them, since the text can close it with backticks of
+//! its own; escaping at each of the renderers' insertions would miss the next one added.
 //!
 //! So a WORD JOINER (U+2060, invisible, never a line break) goes between the character that
 //! starts such text and what follows: `@\u{2060}user` pings no one, `#\u{2060}123` links
-//! nowhere, `<\u{2060}img` is no tag. The app's own markup is kept: its `@slug` commands,
-//! and `<details>`/`<summary>` and its `<!-- uplift:... -->` markers at the start of a line.
+//! nowhere, `<\u{2060}img` is no tag, `]\u{2060}(` no link. The app's own markup is kept:
+//! its `@slug` commands, and `<details>`/`<summary>` and its `<!-- uplift:... -->` markers at
+//! the start of a line.
 
 use serde_json::Value;
 
@@ -60,6 +62,9 @@ pub fn inert(text: &str, slug: &str) -> String {
                 next.is_some_and(name_char) && !own
             }
             '#' => next.is_some_and(|n| n.is_ascii_digit()),
+            // `[text](url)`, `[text][ref]`, `[ref]: url`: a link whose text hides where it
+            // leads, in the app's voice. A bare URL still shows itself.
+            ']' => matches!(next, Some('(' | '[' | ':')),
             '-' => {
                 next.is_some_and(|n| n.is_ascii_digit())
                     && text[..i].to_ascii_uppercase().ends_with("GH")
@@ -105,7 +110,9 @@ mod tests {
     #[test]
     fn mentions_references_and_html_from_data_are_inert() {
         let hostile = "Left `src/@org/team/A.java` `a`b@admin`; fixes #123, acme/app#7, GH-42; \
-                       see <img src=x onerror=alert(1)> </details><!-- hide --> cc @Someone";
+                       see <img src=x onerror=alert(1)> </details><!-- hide --> cc @Someone\n\
+                       ```\n[Re-authorize Uplift](https://evil.example) ![x](https://t.example/p) \
+                       [ref][1] [also]\n[also]: https://evil.example";
         let out = inert(hostile, "uplift");
         for active in [
             "@org",
@@ -117,6 +124,9 @@ mod tests {
             "<img",
             "</details>",
             "<!--",
+            "](",
+            "][",
+            "]:",
         ] {
             assert!(!out.contains(active), "{active} left in {out}");
         }
