@@ -487,7 +487,7 @@ fn files_crafted_to_expand_are_refused_not_expanded() {
         repo.join(".uplift/recipes/grow.yml"),
         format!(
             "id: grow\ndescription: d\nrules:\n  - id: r\n    rule:\n      pattern: return $A;\n    fix: \"return {};\"\n",
-            vec!["$A"; 200].join(" + ")
+            vec!["$A"; 60].join(" + ")
         ),
     )
     .unwrap();

@@ -100,6 +100,81 @@ struct CompiledRule {
     /// `types`: metavariable -> the types it must denote (any of them), resolved from the
     /// file's imports and declarations; a name the file does not resolve never matches.
     types: BTreeMap<String, Vec<String>>,
+    /// Bounds the fix's text by the match's: at most `factor` times its length plus
+    /// `literal` bytes ([`expansion`]).
+    growth: Growth,
+}
+
+/// How long a rule's fix can be, from its template and transforms alone.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Growth {
+    factor: usize,
+    literal: usize,
+}
+
+/// The most a single fix may multiply what it matched: a replacement written only once its
+/// bound is known to fit leaves nothing for ast-grep to build beyond the file's budget.
+const MAX_GROWTH_FACTOR: usize = 64;
+
+/// The bound of a rule's fix: every metavariable the template names adds its text once, a
+/// transformed one its source's bound times the transform's (`replace` inserts `by` at most
+/// once per character and at the end, `convert` at most doubles, `substring` never grows).
+/// Other transforms (`rewrite`, the string forms) have no bound that can be read here and
+/// are refused, as is a fix multiplying its match more than [`MAX_GROWTH_FACTOR`] times.
+fn expansion(raw: &serde_json::Map<String, serde_json::Value>) -> Result<Growth, String> {
+    use serde_json::Value;
+    let Some(fix) = raw.get("fix") else {
+        return Ok(Growth::default());
+    };
+    let template = match fix {
+        Value::String(t) => t.as_str(),
+        Value::Object(o) => o.get("template").and_then(Value::as_str).unwrap_or(""),
+        _ => return Err("fix: a template string or { template: ... }".into()),
+    };
+    let transforms = raw.get("transform").and_then(Value::as_object);
+    let var = regex::Regex::new(r"\$(?:\$\$)?([A-Z_][A-Z0-9_]*)").expect("valid regex");
+    fn factor_of(
+        name: &str,
+        transforms: Option<&serde_json::Map<String, Value>>,
+        var: &regex::Regex,
+        depth: usize,
+    ) -> Result<usize, String> {
+        let Some(t) = transforms.and_then(|t| t.get(name)) else {
+            return Ok(1);
+        };
+        let refuse = || format!("transform {name}: only replace, substring and convert objects");
+        let (kind, spec) = t
+            .as_object()
+            .filter(|o| o.len() == 1 && depth < 8)
+            .and_then(|o| o.iter().next())
+            .ok_or_else(refuse)?;
+        let source = spec.get("source").and_then(Value::as_str).unwrap_or("");
+        let source = var
+            .captures(source)
+            .map(|c| c[1].to_string())
+            .ok_or_else(refuse)?;
+        let inner = factor_of(&source, transforms, var, depth + 1)?;
+        let per_char = match kind.as_str() {
+            "substring" => 1,
+            "convert" => 2,
+            "replace" => spec.get("by").and_then(Value::as_str).map_or(0, str::len) + 1,
+            _ => return Err(refuse()),
+        };
+        Ok(inner.saturating_mul(per_char).saturating_add(per_char))
+    }
+    let mut factor = 0usize;
+    for c in var.captures_iter(template) {
+        factor = factor.saturating_add(factor_of(&c[1], transforms, &var, 0)?);
+    }
+    if factor > MAX_GROWTH_FACTOR {
+        return Err(format!(
+            "the fix can grow what it matches {factor} times (at most {MAX_GROWTH_FACTOR})"
+        ));
+    }
+    Ok(Growth {
+        factor,
+        literal: template.len(),
+    })
 }
 
 impl CompiledRule {
@@ -328,6 +403,11 @@ impl JavaRecipe {
         for (i, rule) in self.rules.iter().enumerate() {
             let Some(fixer) = rule.fixer() else { continue };
             for m in rule.matches(&root, &typed) {
+                let matched = m.range().len();
+                let most = rule.growth.factor.saturating_mul(matched) + rule.growth.literal;
+                if (len + most).saturating_sub(matched) > limit {
+                    return None;
+                }
                 let e = m.make_edit(&rule.config.matcher, fixer);
                 let range = e.position..e.position + e.deleted_length;
                 // Nested or overlapping matches wait for the next pass.
@@ -444,6 +524,7 @@ fn compile(
             .collect(),
         None => BTreeMap::new(),
     };
+    let growth = expansion(&raw).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
     raw.entry("language").or_insert_with(|| "java".into());
     let spec: SerializableRuleConfig<Java> =
         serde_json::from_value(raw.into()).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
@@ -462,6 +543,7 @@ fn compile(
         add_imports,
         remove_imports,
         types,
+        growth,
     })
 }
 
@@ -656,12 +738,12 @@ mod tests {
         assert!(r.findings.is_empty(), "{:?}", r.findings);
     }
 
-    /// A repository's rule whose fix repeats its metavariable 200 times, and matches its
-    /// own output: unchecked, the third pass asks for gigabytes. The file is left as it was,
+    /// A repository's rule whose fix repeats its metavariable 60 times, and matches its own
+    /// output: unchecked, the fourth pass asks for gigabytes. The file is left as it was,
     /// with the reason for the next tier.
     #[test]
     fn a_fix_that_grows_the_file_geometrically_is_refused() {
-        let fix = vec!["$A"; 200].join(" + ");
+        let fix = vec!["$A"; 60].join(" + ");
         let yaml = format!(
             "id: grows\ndescription: d\nrules:\n  - id: r\n    rule:\n      pattern: return $A;\n    fix: \"return {fix};\"\n"
         );
@@ -673,6 +755,68 @@ mod tests {
             r.findings[0].contains("larger than 65640 bytes; file left unchanged"),
             "{:?}",
             r.findings
+        );
+    }
+
+    /// A transform can multiply in one fix what the passes' limit only sees afterwards: a
+    /// `replace` inserting 1,000 bytes between characters turned a 200 KB literal into 200
+    /// MB. A rule's growth is bounded from its template and transforms before it runs; one
+    /// above the bound, or with a transform whose output cannot be bounded, is refused; under
+    /// it, a match whose bound does not fit the file's budget is never built.
+    #[test]
+    fn a_fix_is_bounded_before_it_is_built() {
+        let rule = |transform: &str, fix: &str| {
+            format!(
+                "id: t\ndescription: d\nrules:\n  - id: r\n    rule:\n      pattern: return $A;\n    transform:\n      {transform}\n    fix: \"{fix}\"\n"
+            )
+        };
+        let err = |yaml: String| JavaRecipe::parse(&yaml).unwrap_err().to_string();
+        let wide = "x".repeat(1000);
+        assert!(
+            err(rule(
+                &format!("T: {{ replace: {{ source: $A, replace: '', by: '{wide}' }} }}"),
+                "return $T;"
+            ))
+            .contains("the fix can grow what it matches 2002 times (at most 64)")
+        );
+        assert!(
+            err(rule(
+                "T: { rewrite: { source: $A, rewriters: [x] } }",
+                "return $T;"
+            ))
+            .contains("transform T: only replace, substring and convert objects")
+        );
+        let twenty = rule(
+            &format!(
+                "T: {{ replace: {{ source: $A, replace: '', by: '{}' }} }}",
+                "x".repeat(20)
+            ),
+            "return $T;",
+        );
+        let src = format!(
+            "class A {{\n  String s() {{ return \"{}\"; }}\n}}\n",
+            "a".repeat(100_000)
+        );
+        let r = JavaRecipe::parse(&twenty).unwrap().apply(&src, &[]);
+        assert_eq!(r.text, None);
+        assert!(
+            r.findings[0].contains("would make the file larger"),
+            "{:?}",
+            r.findings
+        );
+        // The built-in recipes' transforms are well inside the bound.
+        assert_eq!(
+            JavaRecipe::parse(&rule(
+                "T: { replace: { source: $A, replace: ' +', by: '\", \"' } }",
+                "return $T + $A;"
+            ))
+            .unwrap()
+            .rules[0]
+                .growth,
+            Growth {
+                factor: 10 + 1,
+                literal: 15
+            }
         );
     }
 
