@@ -36,6 +36,13 @@ pub struct Registry {
 
 const BUILTIN: &str = "builtin";
 
+/// The most rules a repository's own recipes (files and `recipes.custom` together) may hold.
+/// Each runs over every Java file in the worker's process, and the run's wall-clock budget is
+/// checked between stages, not inside one: 3,000 one-line recipe files took 13 s on four
+/// files, so a repository could hold a worker for hours. A project's own migrations are a
+/// handful of rules.
+pub const MAX_OWN_RULES: usize = 256;
+
 impl Registry {
     /// Built-in recipes plus the repository's own; a broken user recipe is an error that
     /// names its file, never silently skipped. A `recipes.dir` or recipe file the repository
@@ -57,6 +64,12 @@ impl Registry {
                         .filter(|p| p.extension().is_some_and(|e| e == "yml" || e == "yaml"))
                         .collect();
                     files.sort();
+                    anyhow::ensure!(
+                        files.len() <= MAX_OWN_RULES,
+                        "{}: {} recipe files; a repository's recipes may hold at most {MAX_OWN_RULES} rules",
+                        settings.dir.display(),
+                        files.len()
+                    );
                     for rel in files {
                         if let Err(r) = gate.resolve(&rel) {
                             refused.push(r);
@@ -77,6 +90,15 @@ impl Registry {
                 .with_context(|| format!("recipes.custom[{i}] in the config"))?;
             java.push(("config recipes.custom".to_string(), recipe));
         }
+        let own: usize = java
+            .iter()
+            .filter(|(origin, _)| origin != BUILTIN)
+            .map(|(_, r)| r.rule_ids().count())
+            .sum();
+        anyhow::ensure!(
+            own <= MAX_OWN_RULES,
+            "the repository's recipes hold {own} rules; at most {MAX_OWN_RULES}"
+        );
         let mut ids = std::collections::BTreeSet::new();
         for (origin, r) in &java {
             anyhow::ensure!(
@@ -239,6 +261,46 @@ mod tests {
             let refused: Vec<_> = reg.refused().iter().map(|r| r.reason.clone()).collect();
             assert_eq!(refused, [reason], "{recipes_dir}");
         }
+    }
+
+    /// Thousands of recipe files, or one holding thousands of rules, would hold the worker's
+    /// CPU far past the run's wall-clock budget: refused with the limit, before they run.
+    #[test]
+    fn a_repository_brings_at_most_so_many_rules() {
+        let rule = |i: usize| {
+            format!("  - id: r{i}\n    rule: {{ pattern: foo{i}($A) }}\n    fix: bar($A)\n")
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let recipes = dir.path().join(".uplift/recipes");
+        std::fs::create_dir_all(&recipes).unwrap();
+        let one = |n: usize| {
+            format!(
+                "id: many\ndescription: d\nrules:\n{}",
+                (0..n).map(rule).collect::<String>()
+            )
+        };
+        std::fs::write(recipes.join("many.yml"), one(MAX_OWN_RULES)).unwrap();
+        assert!(Registry::load(Some(dir.path()), &RecipeSettings::default()).is_ok());
+        std::fs::write(recipes.join("many.yml"), one(MAX_OWN_RULES + 1)).unwrap();
+        let err = Registry::load(Some(dir.path()), &RecipeSettings::default())
+            .err()
+            .unwrap();
+        assert!(
+            format!("{err:#}").contains("257 rules; at most 256"),
+            "{err:#}"
+        );
+        std::fs::remove_file(recipes.join("many.yml")).unwrap();
+        for i in 0..=MAX_OWN_RULES {
+            std::fs::write(
+                recipes.join(format!("r{i}.yml")),
+                format!("id: r{i}\ndescription: d\nrules:\n{}", rule(i)),
+            )
+            .unwrap();
+        }
+        let err = Registry::load(Some(dir.path()), &RecipeSettings::default())
+            .err()
+            .unwrap();
+        assert!(format!("{err:#}").contains("257 recipe files"), "{err:#}");
     }
 
     #[test]
