@@ -6,6 +6,7 @@
 
 use std::io::Write;
 use std::sync::{LazyLock, RwLock};
+use std::time::{Duration, SystemTime};
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::Regex;
@@ -33,12 +34,17 @@ static PATTERNS: LazyLock<Vec<Regex>> = LazyLock::new(|| {
     .collect()
 });
 
-/// The registered secret values and one automaton over all of them.
+/// The registered secret values (each with the time after which it is forgotten, for
+/// credentials that expire) and one automaton over all of them.
 #[derive(Default)]
 struct Values {
-    values: Vec<String>,
+    values: Vec<(String, Option<SystemTime>)>,
     matcher: Option<AhoCorasick>,
 }
+
+/// How long an expiring credential stays registered after it expired: text written while it
+/// was valid may still be redacted a little later (a build log read after the job).
+const KEEP_AFTER_EXPIRY: Duration = Duration::from_secs(3600);
 
 static VALUES: LazyLock<RwLock<Values>> = LazyLock::new(Default::default);
 
@@ -46,6 +52,15 @@ static VALUES: LazyLock<RwLock<Values>> = LazyLock::new(Default::default);
 /// A multi-line value (a PEM key) also registers each line and its joined body, since a
 /// single line of it can be quoted alone.
 pub fn register(value: &str) {
+    register_until(value, None);
+}
+
+/// [`register`] for a credential that stops working at `expires` (an installation token):
+/// it is forgotten [`KEEP_AFTER_EXPIRY`] later, so a server issued a new token every hour
+/// per repository keeps a registry (and an automaton) of the tokens alive, not of every
+/// token it was ever issued. An expired token opens nothing, and its raw form still
+/// matches the token pattern.
+pub fn register_until(value: &str, expires: Option<SystemTime>) {
     let mut parts = vec![value.trim().to_string()];
     if value.trim().contains('\n') {
         let lines: Vec<&str> = value
@@ -58,18 +73,33 @@ pub fn register(value: &str) {
     }
     let encoded: Vec<String> = parts.iter().flat_map(|p| encodings(p)).collect();
     parts.extend(encoded);
+    let forget_after = expires.map(|e| e + KEEP_AFTER_EXPIRY);
+    let now = SystemTime::now();
     let mut reg = VALUES.write().unwrap_or_else(|e| e.into_inner());
     let before = reg.values.len();
+    reg.values
+        .retain(|(_, forget)| forget.is_none_or(|forget| forget > now));
+    let mut changed = reg.values.len() != before;
     for p in parts {
-        if p.chars().count() >= MIN_SECRET_LEN && !reg.values.contains(&p) {
-            reg.values.push(p);
+        if p.chars().count() < MIN_SECRET_LEN || forget_after.is_some_and(|f| f <= now) {
+            continue;
+        }
+        match reg.values.iter_mut().find(|(v, _)| *v == p) {
+            // A value registered for good stays so; an expiring one takes the later time.
+            Some((_, forget)) => {
+                *forget = forget.zip(forget_after).map(|(a, b)| a.max(b));
+            }
+            None => {
+                reg.values.push((p, forget_after));
+                changed = true;
+            }
         }
     }
-    if reg.values.len() != before {
+    if changed {
         // Leftmost-longest: a key that contains another registered key is masked whole.
         reg.matcher = AhoCorasick::builder()
             .match_kind(MatchKind::LeftmostLongest)
-            .build(&reg.values)
+            .build(reg.values.iter().map(|(v, _)| v))
             .ok();
     }
 }
@@ -270,6 +300,21 @@ mod tests {
             assert!(visible.len() <= 12, "{text} -> {r}");
         }
         assert_eq!(redact("plain words stay"), "plain words stay");
+    }
+
+    #[test]
+    fn an_expired_credential_is_forgotten_and_a_live_one_kept() {
+        let long_ago = SystemTime::now() - KEEP_AFTER_EXPIRY - Duration::from_secs(60);
+        let soon = SystemTime::now() + Duration::from_secs(60);
+        register_until("expired-tok3n-value", Some(long_ago));
+        register_until("live-tok3n-value", Some(soon));
+        let text = "a expired-tok3n-value b live-tok3n-value";
+        assert_eq!(redact(text), "a expired-tok3n-value b [REDACTED]");
+        // Registered for good later, a value stays registered whatever expired before.
+        register_until("kept-tok3n-value", Some(long_ago));
+        register("kept-tok3n-value");
+        register("other-tok3n-value");
+        assert_eq!(redact("kept-tok3n-value"), MASK);
     }
 
     #[test]

@@ -18,6 +18,13 @@ impl Secret {
         crate::redact::register(&s);
         Self(s)
     }
+    /// A credential that stops working at `expires`: redacted while it works and for a
+    /// while after, then forgotten ([`crate::redact::register_until`]).
+    pub fn expiring(s: impl Into<String>, expires: std::time::SystemTime) -> Self {
+        let s = s.into();
+        crate::redact::register_until(&s, Some(expires));
+        Self(s)
+    }
     pub fn expose(&self) -> &str {
         &self.0
     }

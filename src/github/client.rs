@@ -148,7 +148,7 @@ impl GitHub {
             )
             .await?;
         let cached = CachedToken {
-            token: Secret::new(t.token),
+            token: Secret::expiring(t.token, t.expires_at.into()),
             expires_at: t.expires_at,
         };
         self.tokens.lock().await.insert(key, cached.clone());
