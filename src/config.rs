@@ -53,6 +53,8 @@ pub const IDIOMS: &[&str] = &[
     "stream-tolist",
     "string-formatted",
     "sequenced-collections",
+    "optional-isempty",
+    "path-of",
 ];
 
 /// `modernize: all`, `modernize: true`, or a list of idioms.

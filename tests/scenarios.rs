@@ -453,7 +453,7 @@ async fn an_open_pr_whose_next_run_keeps_nothing_is_closed() {
         "main",
         &[(
             "src/main/java/com/example/calc/Twice.java",
-            "package com.example.calc;\n\npublic class Twice {\n    public static int twice(int _) { return _ * 2; }\n}\n",
+            "package com.example.calc;\n\npublic class Twice {\n    static final int __ = 0;\n    public static int twice(int _) { return _ * 2; }\n}\n",
         )],
         "Dev",
     )

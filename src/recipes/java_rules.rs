@@ -217,19 +217,33 @@ impl<'p> TypedFile<'p> {
     }
 
     fn denotes(&self, range: std::ops::Range<usize>, fqns: &[String]) -> bool {
-        let Some(parsed) = self
+        self.with_scope(|root, scope| {
+            root.descendant_for_byte_range(range.start, range.end)
+                .is_some_and(|node| fqns.iter().any(|f| scope.denotes(node, f)))
+        })
+        .unwrap_or(false)
+    }
+
+    /// Whether importing `fqn` (not a static import) would clash with a type the file
+    /// already names that way; a file that does not parse clashes.
+    fn import_clashes(&self, fqn: &str) -> bool {
+        !fqn.starts_with("static ")
+            && self
+                .with_scope(|_, scope| scope.import_would_clash(fqn))
+                .unwrap_or(true)
+    }
+
+    fn with_scope<T>(
+        &self,
+        f: impl FnOnce(tree_sitter::Node, &java_types::Scope) -> T,
+    ) -> Option<T> {
+        let parsed = self
             .parsed
             .get_or_init(|| java_syntax::parse(&self.src))
-            .as_ref()
-        else {
-            return false;
-        };
+            .as_ref()?;
         let root = parsed.tree.root_node();
-        let Some(node) = root.descendant_for_byte_range(range.start, range.end) else {
-            return false;
-        };
         let scope = java_types::Scope::new(root, &self.src).in_package_with(self.package_types);
-        fqns.iter().any(|f| scope.denotes(node, f))
+        Some(f(root, &scope))
     }
 }
 
@@ -402,6 +416,10 @@ impl JavaRecipe {
         let mut hits = Vec::new();
         for (i, rule) in self.rules.iter().enumerate() {
             let Some(fixer) = rule.fixer() else { continue };
+            // A fix naming a type the file already uses for another one would not compile.
+            if rule.add_imports.iter().any(|imp| typed.import_clashes(imp)) {
+                continue;
+            }
             for m in rule.matches(&root, &typed) {
                 let matched = m.range().len();
                 let most = rule.growth.factor.saturating_mul(matched) + rule.growth.literal;
@@ -685,6 +703,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/base64-from-sun-misc.yml"),
     include_str!("catalog/java/jaxb-datatype-converter.yml"),
     include_str!("catalog/java/deprecated-jdk-renames.yml"),
+    include_str!("catalog/java/underscore-identifier.yml"),
     // Before the detectors: a call it replaces is not also reported.
     include_str!("catalog/java/jdk-20-replacements.yml"),
     include_str!("catalog/java/jdk-18-21-apis.yml"),
@@ -704,6 +723,8 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/modernize-stream-tolist.yml"),
     include_str!("catalog/java/modernize-string-formatted.yml"),
     include_str!("catalog/java/modernize-sequenced-collections.yml"),
+    include_str!("catalog/java/modernize-optional-isempty.yml"),
+    include_str!("catalog/java/modernize-path-of.yml"),
 ];
 
 #[cfg(test)]

@@ -226,6 +226,21 @@ impl<'a> Scope<'a> {
         found
     }
 
+    /// Whether a single-type import of `fqn` would clash with a type the file already
+    /// reaches by that simple name: one it declares, one of its package (another file's
+    /// included), or another single-type import.
+    pub fn import_would_clash(&self, fqn: &str) -> bool {
+        let (owner, simple) = fqn.rsplit_once('.').unwrap_or(("", fqn));
+        self.declared.iter().any(|d| d == simple)
+            || (owner != self.package && self.package_types.iter().any(|t| t == simple))
+            || self.imports.iter().any(|i| {
+                !i.wildcard
+                    && !i.is_static
+                    && i.path != fqn
+                    && i.path.rsplit('.').next() == Some(simple)
+            })
+    }
+
     /// Whether the simple or qualified type name `written` denotes `fqn` in this file.
     pub fn names(&self, written: &str, fqn: &str) -> bool {
         self.type_is(written, fqn)

@@ -17,7 +17,7 @@ use crate::recipes::FileResult;
 
 pub fn rewrite(src: &str) -> FileResult {
     super::rewrite_nodes(src, "pattern-instanceof", |n, rw| {
-        if n.kind() == "binary_expression" {
+        if matches!(n.kind(), "binary_expression" | "instanceof_expression") {
             conjunction(n, src, rw);
             return;
         }
@@ -74,17 +74,18 @@ fn negated<'t>(stmt: Node<'t>, src: &str) -> Option<(usize, String, Node<'t>)> {
     Some((test.right.end_byte(), name, next))
 }
 
-/// `x instanceof T && ((T) x).m()`: the casts in the conjuncts after the test (and in the
-/// branch an `if` takes on it) read a new binding. Only when nothing in there assigns `x`,
-/// the casts spell the tested type, and the binding's name is used nowhere in the file.
+/// `x instanceof T && ((T) x).m()`, or a lone `x instanceof T` test: the casts in the
+/// conjuncts after the test (and in the branch an `if` or a `?:` takes on it) read a new
+/// binding. Only when nothing in there assigns `x`, the casts spell the tested type, and
+/// the binding's name is used nowhere in the file.
 fn conjunction(n: Node, src: &str, rw: &mut super::Rewrite) {
-    // The outermost `&&` of a chain only.
+    // The outermost `&&` of a chain only, or a test that is no conjunct.
     let is_and = |e: Node| {
         e.kind() == "binary_expression"
             && e.child_by_field_name("operator")
                 .is_some_and(|o| text(o, src) == "&&")
     };
-    if !is_and(n) || n.parent().is_some_and(is_and) {
+    if !(is_and(n) || n.kind() == "instanceof_expression") || n.parent().is_some_and(is_and) {
         return;
     }
     let mut conjuncts = Vec::new();
@@ -116,12 +117,21 @@ fn conjunction(n: Node, src: &str, rw: &mut super::Rewrite) {
     if !is_local(test.operand, src) {
         return;
     }
-    // The `if` whose condition this chain is: its consequence may read the binding too.
-    let guarded = n
+    // The `if` or `?:` whose condition this chain is: its consequence may read the binding too.
+    let mut cond = n;
+    while let Some(p) = cond
         .parent()
         .filter(|p| p.kind() == "parenthesized_expression")
-        .and_then(|p| p.parent())
-        .filter(|s| s.kind() == "if_statement")
+    {
+        cond = p;
+    }
+    let guarded = cond
+        .parent()
+        .filter(|s| match s.kind() {
+            "if_statement" => cond.kind() == "parenthesized_expression",
+            "ternary_expression" => s.child_by_field_name("condition") == Some(cond),
+            _ => false,
+        })
         .and_then(|s| s.child_by_field_name("consequence"));
     let mut scopes: Vec<Node> = conjuncts[at + 1..].to_vec();
     scopes.extend(guarded);
@@ -129,8 +139,14 @@ fn conjunction(n: Node, src: &str, rw: &mut super::Rewrite) {
         return;
     }
     let mut casts = Vec::new();
+    // A lone test whose branch declares `T v = (T) x;` later on is left to the reader:
+    // `T v = binding;` would only rename.
+    let mut declares = false;
     for s in &scopes {
         java_syntax::walk(*s, |c| {
+            declares |= c.kind() == "cast_expression"
+                && c.parent()
+                    .is_some_and(|p| p.kind() == "variable_declarator");
             if c.kind() == "cast_expression"
                 && c.child_by_field_name("type")
                     .is_some_and(|t| squash(text(t, src)) == squash(ty))
@@ -146,7 +162,7 @@ fn conjunction(n: Node, src: &str, rw: &mut super::Rewrite) {
             }
         });
     }
-    if casts.is_empty() || casts.iter().any(|r| rw.overlaps(r)) {
+    if casts.is_empty() || (declares && !is_and(n)) || casts.iter().any(|r| rw.overlaps(r)) {
         return;
     }
     let Some(name) = fresh_name(ty, src) else {

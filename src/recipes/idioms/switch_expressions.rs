@@ -26,9 +26,45 @@ pub fn rewrite(src: &str) -> FileResult {
                 "switch-expressions: line {}: {form} switch -> switch expression",
                 n.start_position().row + 1
             ));
-            rw.edits.push(Edit::replace(n.byte_range(), text));
+            let (range, text) = match declared_just_before(n, &text, src) {
+                Some(decl) => (
+                    decl.start_byte()..n.end_byte(),
+                    format!(
+                        "{}{text}",
+                        &src[decl.byte_range()][..declarator_offset(decl)]
+                    ),
+                ),
+                None => (n.byte_range(), text),
+            };
+            rw.edits.push(Edit::replace(range, text));
         }
     })
+}
+
+/// `T v;` right before a switch that becomes `v = switch ...`: the declaration the
+/// assignment can initialize (`T v = switch ...`), when only blanks stand between them.
+fn declared_just_before<'t>(switch: Node<'t>, assignment: &str, src: &str) -> Option<Node<'t>> {
+    let decl = switch.prev_named_sibling()?;
+    let mut c = decl.walk();
+    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    let [d] = declarators.as_slice() else {
+        return None;
+    };
+    let name = text(d.child_by_field_name("name")?, src);
+    let uninitialized = d.child_by_field_name("value").is_none()
+        && d.child_by_field_name("dimensions").is_none()
+        && text(*d, src) == name;
+    (decl.kind() == "local_variable_declaration"
+        && uninitialized
+        && assignment.starts_with(&format!("{name} = "))
+        && src[decl.end_byte()..switch.start_byte()].trim().is_empty())
+    .then_some(decl)
+}
+
+/// Where a one-declarator declaration's declarator starts, from the declaration's start.
+fn declarator_offset(decl: Node) -> usize {
+    decl.child_by_field_name("declarator")
+        .map_or(0, |d| d.start_byte() - decl.start_byte())
 }
 
 /// One arm: its labels (`None` for default) and the statements it runs.
@@ -185,7 +221,15 @@ mod tests {
         let src = "class A {\n  void f(String k) {\n    int v;\n    switch (k) {\n      case \"a\": v = 1; break;\n      default: v = 2;\n    }\n  }\n}\n";
         assert_eq!(
             rewrite(src).text.unwrap(),
-            "class A {\n  void f(String k) {\n    int v;\n    v = switch (k) {\n      case \"a\" -> 1;\n      default -> 2;\n    };\n  }\n}\n"
+            "class A {\n  void f(String k) {\n    int v = switch (k) {\n      case \"a\" -> 1;\n      default -> 2;\n    };\n  }\n}\n"
+        );
+        // Declared earlier, or with a value the switch overwrites: the declaration stays.
+        let src = "class A {\n  int f(String k) {\n    int v = 0;\n    switch (k) {\n      case \"a\": v = 1; break;\n      default: v = 2;\n    }\n    return v;\n  }\n}\n";
+        assert!(
+            rewrite(src)
+                .text
+                .unwrap()
+                .contains("    int v = 0;\n    v = switch (k) {")
         );
     }
 

@@ -82,7 +82,12 @@ fn text_block(parts: &[&str], src: &str, at: usize) -> Option<String> {
     let base = indent_at(src, at);
     let unit = if base.contains('\t') { "\t" } else { "    " };
     let indent = format!("{base}{unit}");
-    let lines: Vec<String> = lines.iter().map(|l| keep_trailing_blank(l)).collect();
+    let n = lines.len();
+    let lines: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| keep_trailing_blank(&plain_quotes(l, i + 1 == n && !ends_with_newline)))
+        .collect();
     // Without a closing line, the least-indented content line sets what is stripped: one
     // line must start at the indentation, else the delimiter goes on its own line.
     let flush = lines
@@ -137,6 +142,32 @@ fn split_newlines(body: &str) -> Vec<String> {
         }
     }
     lines
+}
+
+/// A line with its `\"` escapes written as plain quotes, as a text block allows, unless that
+/// would put three quotes in a row, or a quote before the closing delimiter (`closes`).
+fn plain_quotes(line: &str, closes: bool) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('"') => out.push('"'),
+            Some(e) => {
+                out.push('\\');
+                out.push(e);
+            }
+            None => out.push('\\'),
+        }
+    }
+    if out.contains("\"\"\"") || (closes && out.ends_with('"')) {
+        line.to_string()
+    } else {
+        out
+    }
 }
 
 /// A text block strips trailing blanks from each line: the last one becomes an escape.
@@ -220,6 +251,7 @@ mod tests {
             r#""  indented\n" + "  both\n" + "  lines""#,
             r#""trailing \n" + "tab\t\n" + "end\n""#,
             r#""a\n" + "\n" + "b\\n\n""#,
+            r#""say \"hi\"\n" + "x\"\"\"y \\\"\n" + "end \"q\"""#,
         ] {
             let block = convert(expr);
             assert!(block.starts_with("\"\"\""), "{block}");
@@ -234,6 +266,12 @@ mod tests {
             "\"\"\"\n      a\n      b\n      \"\"\""
         );
         assert_eq!(convert(r#""a\n" + "b""#), "\"\"\"\n      a\n      b\"\"\"");
+        // Quotes need no escape in a text block, but three in a row or one before the
+        // closing delimiter keep theirs.
+        assert_eq!(
+            convert(r#""{\"a\": 1}\n" + "\"\"\"\n" + "\"z\"""#),
+            "\"\"\"\n      {\"a\": 1}\n      \\\"\\\"\\\"\n      \\\"z\\\"\"\"\""
+        );
     }
 
     #[test]
