@@ -434,3 +434,44 @@ fn springfox_moves_to_springdoc_at_its_own_version_sleuth_to_micrometer_tracing_
         "{changes:?}"
     );
 }
+
+#[test]
+fn ehcache_2_is_reported_with_its_line_and_left_in_place() {
+    use uplift::recipes::spring_boot;
+    let pom = r#"<project>
+  <modelVersion>4.0.0</modelVersion>
+  <parent>
+    <groupId>org.springframework.boot</groupId>
+    <artifactId>spring-boot-starter-parent</artifactId>
+    <version>2.7.18</version>
+  </parent>
+  <groupId>g</groupId>
+  <artifactId>a</artifactId>
+  <version>1</version>
+  <dependencies>
+    <dependency>
+      <groupId>net.sf.ehcache</groupId>
+      <artifactId>ehcache</artifactId>
+    </dependency>
+    <dependency>
+      <groupId>org.ehcache</groupId>
+      <artifactId>ehcache</artifactId>
+    </dependency>
+  </dependencies>
+</project>
+"#;
+    let dir = project(&[("pom.xml", pom)]);
+    let fp = analyze(dir.path(), &[]).unwrap();
+    let catalog = Catalog::default();
+    let (ctx, mut overlay) = setup(&dir, &fp, &catalog, 17);
+    let found = spring_boot::pom_findings(&ctx, &mut overlay).unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, std::path::Path::new("pom.xml"));
+    assert!(
+        found[0]
+            .1
+            .starts_with("pom.xml line 12: net.sf.ehcache:ehcache has no Spring Boot 3 support; use Ehcache 3 through JCache"),
+        "{found:?}"
+    );
+    assert!(changed(&overlay, "pom.xml").is_none());
+}

@@ -328,6 +328,15 @@ pub fn execute(
                 }
                 if fp.gradle.is_none() {
                     done.pom(spring_boot::pom(&ctx, &mut overlay));
+                    match spring_boot::pom_findings(&ctx, &mut overlay) {
+                        Ok(found) => {
+                            for (rel, finding) in found {
+                                done.findings.push(finding);
+                                done.found_in.push(rel);
+                            }
+                        }
+                        Err(e) => done.error = Some(format!("{e:#}")),
+                    }
                 }
                 done.record(task)
             }

@@ -9,9 +9,11 @@
 //! });                                                          });
 //! ```
 //!
-//! The result is the send call itself or a local variable it initialised (the rules retype
-//! that variable). A callback whose bodies use `this`, or that declares anything besides
-//! the two methods, stays for the detector.
+//! `addCallback(success, failure)` with two one-parameter lambdas takes the same form. The
+//! result is the send call itself or a local variable it initialised (the rules retype
+//! that variable). A callback object whose bodies use `this`, or that declares anything
+//! besides the two methods, lambdas sharing a parameter name and method references stay
+//! for the detector.
 
 use tree_sitter::Node;
 
@@ -71,9 +73,60 @@ fn when_complete(call: Node, src: &str, scope: &Scope) -> Option<Edit> {
         return None;
     }
     let args = call.child_by_field_name("arguments")?;
-    let [creation] = named(args)[..] else {
-        return None;
+    let (result, ex, on_success, on_failure) = match named(args)[..] {
+        [creation] => callback_object(creation, src, scope)?,
+        [success, failure] => (
+            lambda_param(success, src)?,
+            lambda_param(failure, src)?,
+            lambda_statements(success, src)?,
+            lambda_statements(failure, src)?,
+        ),
+        _ => return None,
     };
+    if result == ex {
+        return None;
+    }
+    let eol = line_ending(src);
+    let indent = indent_at(src, call.start_byte());
+    // Each body re-indented two levels below the call, its own nesting kept.
+    let body = |b: Body| -> String {
+        match b {
+            Body::Expression(e) => format!("{indent}        {e};{eol}"),
+            Body::Block(lines) => {
+                let lines: Vec<&str> = lines.into_iter().filter(|l| !l.trim().is_empty()).collect();
+                let common = lines
+                    .iter()
+                    .map(|l| l.len() - l.trim_start_matches([' ', '\t']).len())
+                    .min()
+                    .unwrap_or(0);
+                lines
+                    .iter()
+                    .map(|l| format!("{indent}        {}{eol}", l[common..].trim_end()))
+                    .collect()
+            }
+        }
+    };
+    let (on_success, on_failure) = (body(on_success), body(on_failure));
+    let replacement = format!(
+        "{object}.whenComplete(({result}, {ex}) -> {{{eol}{indent}    if ({ex} == null) {{{eol}{on_success}{indent}    }} else {{{eol}{on_failure}{indent}    }}{eol}{indent}}})",
+        object = text(object, src),
+    );
+    Some(Edit::replace(call.byte_range(), replacement))
+}
+
+/// A callback body: the lines inside a block, or one expression to run as a statement.
+enum Body<'s> {
+    Block(Vec<&'s str>),
+    Expression(&'s str),
+}
+
+/// `new ListenableFutureCallback<..>() { onSuccess(r) {..} onFailure(ex) {..} }`: the
+/// parameter names and bodies, when the class declares nothing else and uses no `this`.
+fn callback_object<'s>(
+    creation: Node,
+    src: &'s str,
+    scope: &Scope,
+) -> Option<(String, String, Body<'s>, Body<'s>)> {
     if creation.kind() != "object_creation_expression"
         || !scope.denotes(creation.child_by_field_name("type")?, CALLBACK)
     {
@@ -100,29 +153,52 @@ fn when_complete(call: Node, src: &str, scope: &Scope) -> Option<Edit> {
             _ => None,
         }
     };
-    let (result, ex) = (param(success)?, param(failure)?);
-    if result == ex {
+    let statements =
+        |m: Node| -> Option<Body<'s>> { block_lines(m.child_by_field_name("body")?, src) };
+    Some((
+        param(success)?,
+        param(failure)?,
+        statements(success)?,
+        statements(failure)?,
+    ))
+}
+
+fn block_lines<'s>(b: Node, src: &'s str) -> Option<Body<'s>> {
+    (b.kind() == "block")
+        .then(|| Body::Block(src[b.start_byte() + 1..b.end_byte() - 1].lines().collect()))
+}
+
+/// The one parameter of `r -> ..` or `(r) -> ..` (a `this` inside a lambda means what it
+/// meant outside, so the body moves as it is).
+fn lambda_param(lambda: Node, src: &str) -> Option<String> {
+    if lambda.kind() != "lambda_expression" {
         return None;
     }
-    let eol = line_ending(src);
-    let indent = indent_at(src, call.start_byte());
-    let statements = |m: Node| -> Option<String> {
-        let b = m.child_by_field_name("body")?;
-        let inner = &src[b.start_byte() + 1..b.end_byte() - 1];
-        Some(
-            inner
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(|l| format!("{}{eol}", l.trim_end()))
-                .collect(),
-        )
-    };
-    let (on_success, on_failure) = (statements(success)?, statements(failure)?);
-    let replacement = format!(
-        "{object}.whenComplete(({result}, {ex}) -> {{{eol}{indent}    if ({ex} == null) {{{eol}{on_success}{indent}    }} else {{{eol}{on_failure}{indent}    }}{eol}{indent}}})",
-        object = text(object, src),
-    );
-    Some(Edit::replace(call.byte_range(), replacement))
+    let p = lambda.child_by_field_name("parameters")?;
+    match p.kind() {
+        "identifier" => Some(text(p, src).to_string()),
+        "inferred_parameters" | "formal_parameters" => match named(p)[..] {
+            [one] if one.kind() == "identifier" => Some(text(one, src).to_string()),
+            [one] if one.kind() == "formal_parameter" => {
+                Some(field_text(one, "name", src).to_string())
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A lambda's block, or its expression where Java accepts it as a statement.
+fn lambda_statements<'s>(lambda: Node, src: &'s str) -> Option<Body<'s>> {
+    let body = lambda.child_by_field_name("body")?;
+    match body.kind() {
+        "block" => block_lines(body, src),
+        "method_invocation"
+        | "assignment_expression"
+        | "update_expression"
+        | "object_creation_expression" => Some(Body::Expression(text(body, src))),
+        _ => None,
+    }
 }
 
 fn named(n: Node) -> Vec<Node> {

@@ -17,6 +17,7 @@ use crate::recipes::pom_edit;
 
 use super::coordinates::{self, Kind, Move};
 
+mod key_merge;
 mod yaml_move;
 use super::{FileResult, PomContext};
 
@@ -31,8 +32,29 @@ struct Table {
     /// `group:artifact` of dependencies Boot 3 has no use for: what they provided comes
     /// with the artifact another one moved to.
     removed_artifacts: Vec<String>,
+    /// `group:artifact` of dependencies Boot 3 neither manages nor supports, with what the
+    /// guide puts in their place: findings with the pom's line, nothing removed.
+    reported_artifacts: Vec<Reported>,
     property_renames: Vec<KeyRename>,
+    key_merges: Vec<key_merge::KeyMerge>,
     value_renames: std::collections::BTreeMap<String, String>,
+    /// Values a key no longer takes in Boot 3 (`spring.cache.type=ehcache`): findings.
+    removed_values: Vec<RemovedValue>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Reported {
+    ga: String,
+    replacement: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RemovedValue {
+    key: String,
+    value: String,
+    replacement: String,
 }
 
 #[derive(Debug, Deserialize)]
@@ -243,6 +265,39 @@ fn remove_artifacts(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Result<V
     Ok(changes)
 }
 
+/// Dependencies of [`Table::reported_artifacts`] in every module's pom, as (pom, finding).
+pub fn pom_findings(
+    ctx: &PomContext,
+    overlay: &mut Overlay,
+) -> anyhow::Result<Vec<(PathBuf, String)>> {
+    let mut out = Vec::new();
+    for module in ctx.fingerprint.modules.iter().filter(|m| !m.skipped) {
+        let rel = module.pom.path.clone();
+        overlay.edit_pom(&rel, |src, project| {
+            for (d, _) in dependency_nodes(project) {
+                let ga = format!(
+                    "{}:{}",
+                    child_text(d, "groupId").unwrap_or_default(),
+                    child_text(d, "artifactId").unwrap_or_default()
+                );
+                if let Some(r) = TABLE.table.reported_artifacts.iter().find(|r| r.ga == ga) {
+                    let line = src[..d.range().start].matches('\n').count() + 1;
+                    out.push((
+                        rel.clone(),
+                        format!(
+                            "{} line {line}: {ga} has no Spring Boot 3 support; {}",
+                            rel.display(),
+                            r.replacement
+                        ),
+                    ));
+                }
+            }
+            Vec::new()
+        })?;
+    }
+    Ok(out)
+}
+
 /// Is this a Spring Boot configuration file (`application*.properties|yml|yaml`, also
 /// under `config/`)?
 pub fn is_config_file(path: &Path) -> bool {
@@ -309,9 +364,19 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
         properties_keys(src)
     };
     let mut moves: Vec<yaml_move::Move> = Vec::new();
+    let merged = if yaml {
+        key_merge::Merged::default()
+    } else {
+        key_merge::apply(src, &keys, &TABLE.table.key_merges)
+    };
+    edits.extend(merged.edits);
+    result.changes.extend(merged.changes);
     // A renamed YAML mapping carries its children along: skip them.
     let mut moved_at: Option<usize> = None;
     for (i, k) in keys.iter().enumerate() {
+        if merged.keys.contains(&i) {
+            continue;
+        }
         let leaf = keys.get(i + 1).is_none_or(|next| next.depth <= k.depth);
         if moved_at.is_some_and(|d| k.depth > d) {
             continue;
@@ -361,6 +426,18 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
                 }
             }
             None => {}
+        }
+        if let Some(v) = &k.value
+            && let Some(r) = TABLE
+                .table
+                .removed_values
+                .iter()
+                .find(|r| r.key == full && r.value.eq_ignore_ascii_case(src[v.clone()].trim()))
+        {
+            result.findings.push(format!(
+                "line {line}: {full}={} no longer exists in Spring Boot 3; {}",
+                r.value, r.replacement
+            ));
         }
         // Removed dialect class names are unique, whatever key holds them.
         if let Some(v) = &k.value

@@ -1,0 +1,3 @@
+package org.springframework.boot.autoconfigure.jdbc;
+
+public enum DataSourceInitializationMode { ALWAYS, EMBEDDED, NEVER }

@@ -1,0 +1,4 @@
+package org.springframework.boot.test.autoconfigure.actuate.metrics;
+
+public @interface AutoConfigureMetrics {
+}

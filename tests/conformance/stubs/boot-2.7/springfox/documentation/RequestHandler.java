@@ -1,0 +1,4 @@
+package springfox.documentation;
+
+public interface RequestHandler {
+}

@@ -1,0 +1,3 @@
+package org.springframework.boot.sql.init;
+
+public enum DatabaseInitializationMode { ALWAYS, EMBEDDED, NEVER }

@@ -1,0 +1,4 @@
+package org.springframework.data.repository;
+
+public interface Repository<T, ID> {
+}

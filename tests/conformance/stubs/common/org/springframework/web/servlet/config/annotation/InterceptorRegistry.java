@@ -1,0 +1,4 @@
+package org.springframework.web.servlet.config.annotation;
+
+public class InterceptorRegistry {
+}
