@@ -83,6 +83,18 @@ pub fn execute(
         })
         .collect();
     let rules = project_rules(fp, &overlay, &texts);
+    // A file kept out (rolled back) still gathers the suites it gathered.
+    let kept_texts: Vec<(&Path, String)> = texts
+        .iter()
+        .filter(|(_, t)| t.is_err())
+        .filter_map(|(rel, _)| Some((rel.as_path(), overlay.text(rel).ok()?)))
+        .collect();
+    let suite_members = junit5::junit3_runner::SuiteMembers::scan(
+        texts
+            .iter()
+            .filter_map(|(rel, t)| Some((rel.as_path(), t.as_deref().ok()?)))
+            .chain(kept_texts.iter().map(|(rel, t)| (*rel, t.as_str()))),
+    );
     let mut results: HashMap<PathBuf, FileOutcome> = texts
         .par_iter()
         .map(|(rel, text)| {
@@ -93,6 +105,7 @@ pub fn execute(
                         module_path: module_path.contains(rel.as_path()),
                         junit3_bases: Some(&junit3_bases),
                         rules: Some((&rules, rel)),
+                        suite_members: Some((&suite_members, rel)),
                     },
                 ),
                 Err(reason) => FileOutcome::LeftOnJunit4 {

@@ -15,6 +15,7 @@ use tree_sitter::Node;
 use crate::edit::{self, Edit, indent_at, line_ending, whole_line};
 
 pub mod custom_rules;
+pub mod junit3_runner;
 mod structure;
 use crate::java_syntax::{self, Import, annotation_name, field_text, superclass_name, text};
 use custom_rules::{ProjectRules, RuleClass};
@@ -99,6 +100,13 @@ pub enum FileOutcome {
 }
 
 const JUNIT4_PACKAGE: &str = "org.junit";
+/// JUnit 3's packages, which junit:junit carries and Jupiter does not.
+const JUNIT3_PACKAGES: [&str; 4] = [
+    "junit.framework",
+    "junit.textui",
+    "junit.extensions",
+    "junit.runner",
+];
 const JUPITER_PACKAGE: &str = "org.junit.jupiter";
 
 fn is_junit4(path: &str) -> bool {
@@ -209,6 +217,8 @@ pub struct Surroundings<'a> {
     pub junit3_bases: Option<&'a crate::analyze::java::Junit3Bases>,
     /// The project's own rule classes, and where this file sits among them.
     pub rules: Option<(&'a ProjectRules, &'a Path)>,
+    /// The classes the project gathers into JUnit 3 suites, and this file's path.
+    pub suite_members: Option<(&'a junit3_runner::SuiteMembers, &'a Path)>,
 }
 
 impl Surroundings<'_> {
@@ -265,11 +275,13 @@ pub fn convert_together(results: &mut HashMap<PathBuf, FileOutcome>, units: &[Un
 /// project's rule classes, then every rule class kept whole with its users.
 pub fn migrate_project(sources: &[custom_rules::Source]) -> Vec<FileOutcome> {
     let rules = ProjectRules::scan(sources);
+    let suite_members = junit3_runner::SuiteMembers::scan(sources.iter().map(|s| (s.path, s.text)));
     let mut results: HashMap<PathBuf, FileOutcome> = sources
         .iter()
         .map(|s| {
             let around = Surroundings {
                 rules: Some((&rules, s.path)),
+                suite_members: Some((&suite_members, s.path)),
                 ..Surroundings::default()
             };
             (s.path.to_path_buf(), migrate_in(s.text, around))
@@ -398,7 +410,14 @@ fn verify(src: &str, tree: tree_sitter::Tree, edits: &[Edit], out: &str) -> Opti
     let root = parsed.tree.root_node();
     let leftover = in_code(root, out, "org.junit.")
         .find(|i| !out[*i..].starts_with("org.junit.jupiter"))
-        .or_else(|| in_code(root, out, "junit.framework").next());
+        .or_else(|| {
+            // `junit.runner` but not `org.junit.runner`.
+            JUNIT3_PACKAGES.iter().find_map(|p| {
+                in_code(root, out, p).find(|&i| {
+                    !out[..i].ends_with(|c: char| c == '.' || c == '_' || c.is_alphanumeric())
+                })
+            })
+        });
     leftover.map(|i| {
         let line = out[..i].matches('\n').count() + 1;
         format!("JUnit 4 reference remains at line {line}")

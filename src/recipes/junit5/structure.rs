@@ -16,12 +16,13 @@
 //! | `@Rule`/`@ClassRule` of a project rule class | `@RegisterExtension`, the class a callback extension (`custom_rules`) |
 //! | `@ClassRule SpringClassRule`, `@Rule SpringMethodRule` | removed; `@ExtendWith(SpringExtension.class)` unless a Boot test annotation extends with Spring |
 //! | `@Rule OutputCaptureRule` (Boot 2.2+)      | `@ExtendWith(OutputCaptureExtension.class)`, a `CapturedOutput` parameter where it is read |
+//! | JUnit 3 default `suite()`, test-name constructor, text-runner `main` | removed (`junit3_runner`) |
 
 use std::collections::{BTreeSet, HashSet};
 
 use tree_sitter::Node;
 
-use super::{Surroundings, custom_rules};
+use super::{Surroundings, custom_rules, junit3_runner};
 
 use crate::recipes::java_types;
 
@@ -43,6 +44,9 @@ pub struct Structure {
     /// A JUnit 3 `TestCase` subclass was converted: its inherited assertions are now
     /// Jupiter's, reached through a static import.
     pub junit3: bool,
+    /// Source a JUnit 3 conversion removed (`extends TestCase`, runner members): the
+    /// `junit.framework` names in it need no import any more.
+    junit3_removed: Vec<std::ops::Range<usize>>,
     /// The tests run on the module path (the module has a `module-info.java`): Jupiter
     /// cannot call a non-public lifecycle method in a package the module does not open.
     module_path: bool,
@@ -218,13 +222,19 @@ impl Structure {
                     text(sup, src).trim_start_matches("extends").trim(),
                     "TestCase" | "junit.framework.TestCase"
                 ) {
-                    s.junit3_class(class, Ok(sup), src)?;
+                    s.junit3_class(class, Ok(sup), src, &types, around)?;
                 } else if let Some(inherited) = superclass_name(class, src)
                     .and_then(|b| around.junit3_bases.and_then(|bases| bases.get(b)))
                 {
                     // Below a project JUnit 3 base converted with it: the superclass stays.
-                    s.junit3_class(class, Err(inherited), src)?;
+                    s.junit3_class(class, Err(inherited), src, &types, around)?;
                 }
+            }
+        }
+        if s.junit3 {
+            let imports = java_syntax::imports(root, src);
+            for path in junit3_runner::unused_imports(root, &imports, &s.junit3_removed, src) {
+                s.remove_import(&path);
             }
         }
         for &m in &methods {
@@ -875,8 +885,10 @@ impl Structure {
 
     /// `class X extends TestCase`: the superclass goes, `test*` methods get `@Test`,
     /// setUp/tearDown become `@BeforeEach`/`@AfterEach` without their `super` calls, and
-    /// inherited assertions come from Jupiter. Suites, named constructors and other
-    /// TestCase API (getName, run ...) are refused.
+    /// inherited assertions come from Jupiter. What only JUnit 3's runners needed (the
+    /// default suite, the test-name constructor, a `main` launching the text runner) goes
+    /// (`junit3_runner`); other suites, constructors with arguments and other TestCase API
+    /// (getName, run ...) are refused.
     /// `sup`: the `extends TestCase` clause, which goes; or, for a subclass of a project
     /// JUnit 3 base (whose superclass stays), the fixtures its project ancestors declare.
     fn junit3_class(
@@ -884,6 +896,8 @@ impl Structure {
         class: Node,
         sup: Result<Node, &BTreeSet<String>>,
         src: &str,
+        types: &java_types::Scope,
+        around: Surroundings,
     ) -> Result<(), String> {
         let body = class
             .child_by_field_name("body")
@@ -917,24 +931,56 @@ impl Structure {
             Ok(sup) => {
                 let before = src[..sup.start_byte()].trim_end().len();
                 self.edits.push(Edit::replace(before..sup.end_byte(), ""));
+                self.junit3_removed.push(sup.byte_range());
                 self.remove_import("junit.framework.TestCase");
                 &none
             }
             Err(inherited) => inherited,
         };
+        let class_name = field_text(class, "name", src);
+        if around
+            .suite_members
+            .is_some_and(|(members, path)| members.elsewhere(class_name, path))
+        {
+            // The suite would no longer compile (addTestSuite takes a TestCase class).
+            return Err(format!(
+                "another class gathers {class_name} into a JUnit 3 suite()"
+            ));
+        }
         let mut c = body.walk();
         for member in body.named_children(&mut c) {
-            match member.kind() {
+            let removed = match member.kind() {
                 "constructor_declaration" => {
                     let params = member
                         .child_by_field_name("parameters")
                         .map_or(0, |p| p.named_child_count());
-                    if params > 0 {
+                    if params > 0 && !junit3_runner::test_name_constructor(member, class, src) {
                         return Err("JUnit 3 constructor with a test name".into());
                     }
+                    (params > 0).then_some("JUnit 3 test-name constructor removed")
                 }
-                "method_declaration" => self.junit3_method(member, inherited, src)?,
-                _ => {}
+                "method_declaration"
+                    if junit3_runner::default_suite(member, class_name, src, types) =>
+                {
+                    Some("JUnit 3 default suite() removed")
+                }
+                "method_declaration"
+                    if junit3_runner::runner_main(member, class_name, src, types) =>
+                {
+                    Some("main() launching JUnit 3's text runner removed")
+                }
+                "method_declaration" => {
+                    self.junit3_method(member, inherited, src)?;
+                    None
+                }
+                _ => None,
+            };
+            if let Some(change) = removed {
+                let span = junit3_runner::member_span(member, src);
+                self.take(member);
+                self.edits.push(Edit::replace(span.clone(), ""));
+                self.junit3_removed.push(span);
+                self.changes.push(change.into());
             }
         }
         self.imports_needed

@@ -1,0 +1,259 @@
+//! What a JUnit 3 `TestCase` carried only for JUnit 3's runners, and Jupiter does without:
+//! the default `suite()` (`return new TestSuite(Self.class);`, what the runner does with
+//! no suite at all), the test-name constructor (`Self(String name) { super(name); }`) and a
+//! `main` that launches `junit.textui.TestRunner` on the class. These members go; any
+//! other suite, constructor or `main` keeps the class on the vintage engine.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
+use tree_sitter::Node;
+
+use crate::edit::deletion_span;
+use crate::java_syntax::{self, Import, field_text, modifiers_of, text};
+use crate::recipes::java_types::Scope;
+
+/// The public types of `junit.framework`: a name the on-demand import may still supply.
+const JUNIT3_TYPES: &[&str] = &[
+    "Assert",
+    "AssertionFailedError",
+    "ComparisonCompactor",
+    "ComparisonFailure",
+    "JUnit4TestAdapter",
+    "JUnit4TestAdapterCache",
+    "JUnit4TestCaseFacade",
+    "Protectable",
+    "Test",
+    "TestCase",
+    "TestFailure",
+    "TestListener",
+    "TestResult",
+    "TestSuite",
+];
+
+/// For each simple class name, the project files that gather it into a JUnit 3 suite
+/// (`Name.suite()`, `addTestSuite(Name.class)`, `new TestSuite(Name.class)`,
+/// `addTest(new Name(..))`): such a class must stay a `TestCase`, suite and all.
+#[derive(Debug, Default)]
+pub struct SuiteMembers(BTreeMap<String, BTreeSet<PathBuf>>);
+
+impl SuiteMembers {
+    /// Reads the references from the sources' text (comments included, which can only keep
+    /// a class on JUnit 3 that could have moved).
+    pub fn scan<'a>(sources: impl IntoIterator<Item = (&'a Path, &'a str)>) -> Self {
+        static GATHERED: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(concat!(
+                r"([A-Za-z_$][\w$]*)\s*\.\s*suite\s*\(",
+                r"|addTestSuite\s*\(\s*(?:[\w$]+\s*\.\s*)*([A-Za-z_$][\w$]*)\s*\.\s*class\b",
+                r"|new\s+TestSuite\s*\(\s*(?:[\w$]+\s*\.\s*)*([A-Za-z_$][\w$]*)\s*\.\s*class\b",
+                r"|addTest\s*\(\s*new\s+(?:[\w$]+\s*\.\s*)*([A-Za-z_$][\w$]*)\s*\(",
+            ))
+            .expect("valid regex")
+        });
+        let mut out: BTreeMap<String, BTreeSet<PathBuf>> = BTreeMap::new();
+        for (path, src) in sources {
+            for c in GATHERED.captures_iter(src) {
+                if let Some(name) = c.iter().skip(1).flatten().next() {
+                    out.entry(name.as_str().to_string())
+                        .or_default()
+                        .insert(path.to_path_buf());
+                }
+            }
+        }
+        SuiteMembers(out)
+    }
+
+    /// Whether a file other than `path` gathers `class` into a suite.
+    pub fn elsewhere(&self, class: &str, path: &Path) -> bool {
+        self.0
+            .get(class)
+            .is_some_and(|files| files.iter().any(|f| f != path))
+    }
+}
+
+/// The source a removed member takes with it: its doc comment and its now empty lines.
+pub(super) fn member_span(member: Node, src: &str) -> Range<usize> {
+    let mut start = member.start_byte();
+    if let Some(doc) = member.prev_sibling().filter(|p| {
+        p.kind() == "block_comment"
+            && text(*p, src).starts_with("/**")
+            && src[p.end_byte()..start].trim().is_empty()
+    }) {
+        start = doc.start_byte();
+    }
+    deletion_span(src, start..member.end_byte())
+}
+
+/// The single statement of a method or constructor body, if that is all it holds.
+fn only_statement<'t>(decl: Node<'t>) -> Option<Node<'t>> {
+    let body = decl.child_by_field_name("body")?;
+    (body.named_child_count() == 1)
+        .then(|| body.named_child(0))
+        .flatten()
+}
+
+fn is_static(decl: Node) -> bool {
+    modifiers_of(decl).is_some_and(|m| {
+        let mut c = m.walk();
+        m.children(&mut c).any(|k| k.kind() == "static")
+    })
+}
+
+fn no_parameters(decl: Node) -> bool {
+    decl.child_by_field_name("parameters")
+        .is_some_and(|p| p.named_child_count() == 0)
+}
+
+/// `new TestSuite(Self.class)`.
+fn own_suite(e: Node, class: &str, src: &str, types: &Scope) -> bool {
+    e.kind() == "object_creation_expression"
+        && e.child_by_field_name("type")
+            .is_some_and(|t| types.names(text(t, src), "junit.framework.TestSuite"))
+        && e.child_by_field_name("arguments").is_some_and(|a| {
+            a.named_child_count() == 1
+                && a.named_child(0).is_some_and(|l| {
+                    l.kind() == "class_literal"
+                        && l.named_child(0).is_some_and(|t| text(t, src) == class)
+                })
+        })
+}
+
+/// `public static Test suite() { return new TestSuite(Self.class); }`.
+pub(super) fn default_suite(m: Node, class: &str, src: &str, types: &Scope) -> bool {
+    field_text(m, "name", src) == "suite"
+        && is_static(m)
+        && no_parameters(m)
+        && m.child_by_field_name("type")
+            .is_some_and(|t| types.names(text(t, src), "junit.framework.Test"))
+        && only_statement(m).is_some_and(|s| {
+            s.kind() == "return_statement"
+                && s.named_child(0)
+                    .is_some_and(|e| own_suite(e, class, src, types))
+        })
+}
+
+/// `static void main(String[] args) { junit.textui.TestRunner.run(X); }` where X is
+/// `suite()`, `Self.class` or `new TestSuite(Self.class)`, with a default suite.
+pub(super) fn runner_main(m: Node, class: &str, src: &str, types: &Scope) -> bool {
+    let Some(call) = only_statement(m)
+        .filter(|s| s.kind() == "expression_statement")
+        .and_then(|s| s.named_child(0))
+        .filter(|c| c.kind() == "method_invocation")
+    else {
+        return false;
+    };
+    let args = call.child_by_field_name("arguments");
+    let arg = args
+        .filter(|a| a.named_child_count() == 1)
+        .and_then(|a| a.named_child(0));
+    let runs_this_class = arg.is_some_and(|a| {
+        let t: String = text(a, src).split_whitespace().collect();
+        t == "suite()"
+            || t == format!("{class}.suite()")
+            || t == format!("{class}.class")
+            || own_suite(a, class, src, types)
+    });
+    field_text(m, "name", src) == "main"
+        && is_static(m)
+        && field_text(call, "name", src) == "run"
+        && call
+            .child_by_field_name("object")
+            .is_some_and(|o| types.names(text(o, src), "junit.textui.TestRunner"))
+        && runs_this_class
+}
+
+/// `Self(String name) { super(name); }`, when the class keeps a no-argument constructor
+/// without it (no other constructor takes arguments or delegates with `this(..)`) and the
+/// file creates no instance with arguments.
+pub(super) fn test_name_constructor(ctor: Node, class: Node, src: &str) -> bool {
+    let Some(params) = ctor.child_by_field_name("parameters") else {
+        return false;
+    };
+    let Some(param) = params
+        .named_child(0)
+        .filter(|p| params.named_child_count() == 1 && p.kind() == "formal_parameter")
+    else {
+        return false;
+    };
+    let ty = field_text(param, "type", src);
+    let name = field_text(param, "name", src);
+    let delegates = only_statement(ctor).is_some_and(|s| {
+        s.kind() == "explicit_constructor_invocation"
+            && text(s, src).split_whitespace().collect::<String>() == format!("super({name});")
+    });
+    if !matches!(ty, "String" | "java.lang.String") || !delegates {
+        return false;
+    }
+    let class_name = field_text(class, "name", src);
+    let mut blocked = false;
+    java_syntax::walk(class, |n| {
+        blocked |= match n.kind() {
+            "constructor_declaration" if n != ctor => {
+                !no_parameters(n) || text(n, src).contains("this(")
+            }
+            "object_creation_expression" => {
+                field_text(n, "type", src) == class_name
+                    && n.child_by_field_name("arguments")
+                        .is_some_and(|a| a.named_child_count() > 0)
+            }
+            _ => false,
+        };
+    });
+    !blocked
+}
+
+/// The `junit.framework` imports nothing outside `removed` (byte ranges) names any more:
+/// `Test`, `TestSuite` and `junit.textui.TestRunner` singly imported, and the on-demand
+/// import of `junit.framework`.
+pub(super) fn unused_imports(
+    root: Node,
+    imports: &[Import],
+    removed: &[Range<usize>],
+    src: &str,
+) -> Vec<String> {
+    let mut used = BTreeSet::new();
+    java_syntax::walk(root, |n| {
+        let outside = !removed
+            .iter()
+            .any(|r| r.start <= n.start_byte() && n.end_byte() <= r.end);
+        let name = text(n, src);
+        if outside
+            && matches!(n.kind(), "identifier" | "type_identifier")
+            && (JUNIT3_TYPES.contains(&name) || name == "TestRunner")
+            && !in_import(n)
+        {
+            used.insert(name);
+        }
+    });
+    imports
+        .iter()
+        .filter(|i| !i.is_static)
+        .filter(|i| {
+            if i.wildcard {
+                i.path == "junit.framework" && used.iter().all(|u| *u == "TestRunner")
+            } else {
+                matches!(
+                    i.path.as_str(),
+                    "junit.framework.Test"
+                        | "junit.framework.TestSuite"
+                        | "junit.textui.TestRunner"
+                ) && !used.contains(i.path.rsplit('.').next().unwrap_or(""))
+            }
+        })
+        .map(|i| i.path.clone())
+        .collect()
+}
+
+fn in_import(n: Node) -> bool {
+    let mut p = n.parent();
+    while let Some(x) = p {
+        if x.kind() == "import_declaration" {
+            return true;
+        }
+        p = x.parent();
+    }
+    false
+}
