@@ -161,6 +161,7 @@ mod learning {
             },
             newly_skipped: vec![],
             invocations_changed: vec![],
+            no_longer_run: vec![],
             executed_before: 1,
             executed_after: 1,
             green_before: 1,

@@ -177,6 +177,7 @@ fn invariance_verdict(journal: &Journal) -> (Conclusion, String) {
                     ("newly failing", &v.newly_failing),
                     ("newly skipped", &v.newly_skipped),
                     ("ran a different number of times", &v.invocations_changed),
+                    ("red before and no longer run", &v.no_longer_run),
                 ] {
                     if !list.is_empty() {
                         let shown: Vec<_> =
@@ -746,6 +747,7 @@ mod tests {
             newly_failing: vec![],
             newly_skipped: vec![],
             invocations_changed: vec![],
+            no_longer_run: vec![],
             executed_before: 0,
             executed_after: 0,
             green_before: 0,

@@ -408,6 +408,10 @@ pub struct Validation {
     /// parameter row lost or added): `class#method ran N times before, M after`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub invocations_changed: Vec<String>,
+    /// Baseline tests that ran red and no longer run (absent from the reports or skipped):
+    /// a failure the migration would hide.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub no_longer_run: Vec<String>,
     pub executed_before: usize,
     pub executed_after: usize,
     pub green_before: usize,
@@ -423,7 +427,7 @@ impl Validation {
             && self.newly_failing.is_empty()
             && self.newly_skipped.is_empty()
             && self.invocations_changed.is_empty()
-            && self.executed_after >= self.executed_before
+            && self.no_longer_run.is_empty()
     }
     pub fn wrong_major_classes(&self) -> usize {
         self.class_majors
@@ -617,11 +621,12 @@ impl Journal {
         let v = self.validation();
         if let Some(v) = v.filter(|v| !v.invariant()) {
             broken.push(format!(
-                "{} lost from source, {} newly failing, {} newly skipped, {} ran a different number of times, executed {} -> {}",
+                "{} lost from source, {} newly failing, {} newly skipped, {} ran a different number of times, {} red before and no longer run, executed {} -> {}",
                 v.lost_from_source.len(),
                 v.newly_failing.len(),
                 v.newly_skipped.len(),
                 v.invocations_changed.len(),
+                v.no_longer_run.len(),
                 v.executed_before,
                 v.executed_after
             ));

@@ -193,6 +193,7 @@ pub(crate) mod tests {
             newly_failing: vec![],
             newly_skipped: vec![],
             invocations_changed: vec![],
+            no_longer_run: vec![],
             executed_before: executed,
             executed_after: executed,
             green_before: executed,

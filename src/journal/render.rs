@@ -41,6 +41,7 @@ pub fn json(journal: &Journal) -> serde_json::Value {
             "newly_failing": v.newly_failing,
             "newly_skipped": v.newly_skipped,
             "invocations_changed": v.invocations_changed,
+            "no_longer_run": v.no_longer_run,
             "flaky_before": journal.baseline().map(|b| &b.tests.flaky),
             "flaky_after": &v.build.tests.flaky,
             "deprecations_before": journal.baseline().and_then(|b| b.run.as_ref()).map(|r| &r.deprecations),
@@ -272,6 +273,7 @@ pub fn markdown(journal: &Journal) -> String {
                     ("Newly failing", &v.newly_failing),
                     ("Newly skipped", &v.newly_skipped),
                     ("Ran a different number of times", &v.invocations_changed),
+                    ("Red before, no longer run", &v.no_longer_run),
                     ("Flaky (failed, then passed when run again)", &flaky),
                 ] {
                     for t in list.iter().take(50) {

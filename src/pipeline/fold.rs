@@ -414,6 +414,7 @@ mod tests {
                 newly_failing: vec![],
                 newly_skipped: vec![],
                 invocations_changed: vec![],
+                no_longer_run: vec![],
                 executed_before: 1,
                 executed_after: 1,
                 green_before: 1,

@@ -107,7 +107,12 @@ pub fn attribute(
                 let file = t.split("::").next().map(PathBuf::from);
                 blame(file, format!("test lost from source: {t}"), false);
             }
-            for t in v.newly_failing.iter().chain(&v.newly_skipped) {
+            for t in v
+                .newly_failing
+                .iter()
+                .chain(&v.newly_skipped)
+                .chain(&v.no_longer_run)
+            {
                 let file = class_path(t).and_then(|p| by_suffix(&p, sources));
                 blame(file, format!("test now fails: {t}"), true);
             }
@@ -371,6 +376,7 @@ mod tests {
             newly_failing: failing.iter().map(|s| s.to_string()).collect(),
             newly_skipped: vec![],
             invocations_changed: vec![],
+            no_longer_run: vec![],
             build: BuildOutcome {
                 jdk: Some(17),
                 raised_level: None,

@@ -24,8 +24,10 @@ fn executed(r: &TestResults) -> usize {
 }
 
 /// Static inventory (no test method lost) and executed results (every baseline-green test
-/// still green, none newly skipped, no fewer executed). A red baseline test is not held
-/// against the migration, nor is a test that failed and then passed on its own (flaky).
+/// still green, as often, none newly skipped; every baseline-red test still run). A red
+/// baseline test's status is not held against the migration, nor is a test that failed
+/// and then passed on its own (flaky). Counts of runs are reported, not compared: a test
+/// framework may report one red test more than once.
 pub fn compare(
     before_inventory: &Inventory,
     after_inventory: &Inventory,
@@ -44,8 +46,16 @@ pub fn compare(
     let mut newly_failing = Vec::new();
     let mut newly_skipped = Vec::new();
     let mut invocations_changed = Vec::new();
+    let mut no_longer_run = Vec::new();
     for (name, status) in &before.tests {
         if !status.is_green() {
+            // A red test is not held to passing, but it must still run: its failure may
+            // not vanish from the reports. How often it is reported may change (JUnit 4
+            // reports a test whose @Before and @After both throw twice, Jupiter once).
+            let runs = |s: &TestStatus| *s != TestStatus::Skipped;
+            if runs(status) && !after.tests.tests.get(name).is_some_and(runs) {
+                no_longer_run.push(name.clone());
+            }
             continue;
         }
         match after.tests.tests.get(name) {
@@ -74,6 +84,7 @@ pub fn compare(
         newly_failing,
         newly_skipped,
         invocations_changed,
+        no_longer_run,
         build: after,
         class_majors,
         expected_major,
@@ -199,5 +210,41 @@ mod tests {
             61,
         );
         assert!(same.invariant(), "{:?}", same.invocations_changed);
+    }
+
+    /// A red test may be reported a different number of times (JUnit 4 reports a test
+    /// whose @Before and @After both throw twice, Jupiter once), but it must still run:
+    /// a migration that makes a failure vanish hides it.
+    #[test]
+    fn a_red_test_must_still_run_however_often_it_is_reported() {
+        use TestStatus::*;
+        let mut base = results(&[("T#a", Passed), ("T#r", Errored), ("T#s", Failed)]);
+        base.tests.invocations.insert("T#r".into(), 2);
+        let after = results(&[("T#a", Passed), ("T#r", Errored), ("T#s", Errored)]);
+        let v = compare(
+            &inv(&["a", "r", "s"]),
+            &inv(&["a", "r", "s"]),
+            Some(&base),
+            after,
+            BTreeMap::new(),
+            61,
+        );
+        assert_eq!((v.executed_before, v.executed_after), (4, 3));
+        assert!(v.invariant(), "{v:?}");
+        for gone in [
+            results(&[("T#a", Passed), ("T#r", Errored)]),
+            results(&[("T#a", Passed), ("T#r", Errored), ("T#s", Skipped)]),
+        ] {
+            let v = compare(
+                &inv(&["a", "r", "s"]),
+                &inv(&["a", "r", "s"]),
+                Some(&base),
+                gone,
+                BTreeMap::new(),
+                61,
+            );
+            assert_eq!(v.no_longer_run, ["T#s"]);
+            assert!(!v.invariant());
+        }
     }
 }
