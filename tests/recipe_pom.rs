@@ -369,11 +369,11 @@ fn spring_boot_3_jakarta_and_upgrade_versions_move_coordinates_in_place() {
     assert_eq!(up.len(), 1, "jacoco 0.8.12 is already new enough: {up:?}");
 }
 
-#[test]
-fn springfox_moves_to_springdoc_at_its_own_version_sleuth_to_micrometer_tracing_and_r2dbc_postgresql_to_its_group()
- {
-    use uplift::recipes::spring_boot;
-    let pom = r#"<project>
+/// A Spring Boot 2.7 application's pom (its dependencies start on line 12) around
+/// `dependencies`, the `<dependency>` elements.
+fn boot_27_pom(dependencies: &str) -> String {
+    format!(
+        r#"<project>
   <modelVersion>4.0.0</modelVersion>
   <parent>
     <groupId>org.springframework.boot</groupId>
@@ -384,7 +384,18 @@ fn springfox_moves_to_springdoc_at_its_own_version_sleuth_to_micrometer_tracing_
   <artifactId>a</artifactId>
   <version>1</version>
   <dependencies>
-    <dependency>
+{dependencies}  </dependencies>
+</project>
+"#
+    )
+}
+
+#[test]
+fn springfox_moves_to_springdoc_at_its_own_version_sleuth_to_micrometer_tracing_and_r2dbc_postgresql_to_its_group()
+ {
+    use uplift::recipes::spring_boot;
+    let pom: &str = &boot_27_pom(
+        r#"    <dependency>
       <groupId>io.springfox</groupId>
       <artifactId>springfox-swagger2</artifactId>
       <version>2.9.2</version>
@@ -403,9 +414,8 @@ fn springfox_moves_to_springdoc_at_its_own_version_sleuth_to_micrometer_tracing_
       <artifactId>r2dbc-postgresql</artifactId>
       <scope>runtime</scope>
     </dependency>
-  </dependencies>
-</project>
-"#;
+"#,
+    );
     let dir = project(&[("pom.xml", pom)]);
     let fp = analyze(dir.path(), &[]).unwrap();
     let catalog = Catalog::default();
@@ -438,18 +448,8 @@ fn springfox_moves_to_springdoc_at_its_own_version_sleuth_to_micrometer_tracing_
 #[test]
 fn ehcache_2_is_reported_with_its_line_and_left_in_place() {
     use uplift::recipes::spring_boot;
-    let pom = r#"<project>
-  <modelVersion>4.0.0</modelVersion>
-  <parent>
-    <groupId>org.springframework.boot</groupId>
-    <artifactId>spring-boot-starter-parent</artifactId>
-    <version>2.7.18</version>
-  </parent>
-  <groupId>g</groupId>
-  <artifactId>a</artifactId>
-  <version>1</version>
-  <dependencies>
-    <dependency>
+    let pom: &str = &boot_27_pom(
+        r#"    <dependency>
       <groupId>net.sf.ehcache</groupId>
       <artifactId>ehcache</artifactId>
     </dependency>
@@ -457,9 +457,8 @@ fn ehcache_2_is_reported_with_its_line_and_left_in_place() {
       <groupId>org.ehcache</groupId>
       <artifactId>ehcache</artifactId>
     </dependency>
-  </dependencies>
-</project>
-"#;
+"#,
+    );
     let dir = project(&[("pom.xml", pom)]);
     let fp = analyze(dir.path(), &[]).unwrap();
     let catalog = Catalog::default();
