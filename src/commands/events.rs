@@ -309,9 +309,10 @@ async fn propose(
     .await
 }
 
-/// The knowledge store learns from the PR's fate: the latest finished migration of this
-/// repository and target names its run, whose teachable fixes are learnt (merged) or
-/// lowered (closed).
+/// The knowledge store learns from the PR's fate: the latest migration of this repository
+/// and target names its run, whose teachable fixes are learnt (merged) or lowered
+/// (closed). A PR can be merged while its job is still finishing (the PR and checks are
+/// published before the job records its end): that job's run counts, not an older one.
 async fn learn(
     ctx: &Context,
     repo: &str,
@@ -320,13 +321,11 @@ async fn learn(
     merged: bool,
 ) -> anyhow::Result<usize> {
     let jobs = ctx.store.migrations(repo, 20).await?;
-    let Some(run_id) = jobs.iter().filter(|j| j.target == target).find_map(|j| {
-        j.result
-            .as_deref()?
-            .split(" run ")
-            .nth(1)
-            .map(str::to_string)
-    }) else {
+    let Some(run_id) = jobs
+        .iter()
+        .filter(|j| j.target == target)
+        .find_map(crate::worker::migrate::engine_run)
+    else {
         return Ok(0);
     };
     let (_, journal) = ctx.store.journal(&run_id).await?;

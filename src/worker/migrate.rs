@@ -38,6 +38,21 @@ struct Checkpoint {
     run: Option<(String, String)>,
 }
 
+/// The engine run of a migration job: the one its result names once it finished, or,
+/// while it runs, the one its latest attempt started (its journal is what the PR shows as
+/// soon as that run has published, before the job records its end).
+pub fn engine_run(job: &JobRow) -> Option<String> {
+    if job.state == "running" {
+        let checkpoint: Checkpoint = serde_json::from_value(job.checkpoint.clone()).ok()?;
+        return checkpoint.run.map(|(id, _)| id);
+    }
+    job.result
+        .as_deref()?
+        .split(" run ")
+        .nth(1)
+        .map(str::to_string)
+}
+
 /// The job's publishing state, shared by the observer and the job.
 struct Publisher {
     ctx: Context,
@@ -645,4 +660,46 @@ fn plan_estimate(journal: &Journal, config: &Config) -> String {
         crate::money::usd(config.budgets.max_cost_usd),
         config.budgets.build_timeout_secs / 60
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(state: &str, result: Option<&str>, checkpoint: serde_json::Value) -> JobRow {
+        JobRow {
+            id: "j".into(),
+            kind: "migrate".into(),
+            installation_id: 1,
+            repo: "o/r".into(),
+            target: 17,
+            payload: serde_json::Value::Null,
+            state: state.into(),
+            attempts: 1,
+            max_attempts: 3,
+            cancel_requested: false,
+            checkpoint,
+            result: result.map(str::to_string),
+            created_at: 0,
+            started_at: Some(0),
+            finished_at: None,
+        }
+    }
+
+    /// A PR merged while its job is still finishing is learnt from that job's run, which
+    /// only the checkpoint names until the job records its end.
+    #[test]
+    fn a_jobs_engine_run_comes_from_its_result_or_while_it_runs_its_checkpoint() {
+        let checkpoint = serde_json::to_value(Checkpoint {
+            run: Some(("run-2".into(), "abc".into())),
+            ..Default::default()
+        })
+        .unwrap();
+        let running = job("running", Some("attempt 1 failed"), checkpoint.clone());
+        assert_eq!(engine_run(&running).as_deref(), Some("run-2"));
+        let done = job("done", Some("SUCCESS run run-1"), checkpoint);
+        assert_eq!(engine_run(&done).as_deref(), Some("run-1"));
+        let queued = job("queued", Some("attempt 1 failed"), serde_json::Value::Null);
+        assert_eq!(engine_run(&queued), None);
+    }
 }
