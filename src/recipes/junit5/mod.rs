@@ -287,7 +287,12 @@ pub fn migrate_project(sources: &[custom_rules::Source]) -> Vec<FileOutcome> {
             (s.path.to_path_buf(), migrate_in(s.text, around))
         })
         .collect();
-    convert_together(&mut results, &rules.units());
+    let units: Vec<Unit> = rules
+        .units()
+        .into_iter()
+        .chain(suite_members.units())
+        .collect();
+    convert_together(&mut results, &units);
     sources
         .iter()
         .map(|s| results.remove(s.path).unwrap_or(FileOutcome::Unchanged))
@@ -409,7 +414,11 @@ fn verify(src: &str, tree: tree_sitter::Tree, edits: &[Edit], out: &str) -> Opti
     };
     let root = parsed.tree.root_node();
     let leftover = in_code(root, out, "org.junit.")
-        .find(|i| !out[*i..].starts_with("org.junit.jupiter"))
+        .find(|i| {
+            !["org.junit.jupiter", "org.junit.platform.suite.api"]
+                .iter()
+                .any(|p| out[*i..].starts_with(p))
+        })
         .or_else(|| {
             // `junit.runner` but not `org.junit.runner`.
             JUNIT3_PACKAGES.iter().find_map(|p| {

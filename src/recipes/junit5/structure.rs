@@ -17,6 +17,7 @@
 //! | `@ClassRule SpringClassRule`, `@Rule SpringMethodRule` | removed; `@ExtendWith(SpringExtension.class)` unless a Boot test annotation extends with Spring |
 //! | `@Rule OutputCaptureRule` (Boot 2.2+)      | `@ExtendWith(OutputCaptureExtension.class)`, a `CapturedOutput` parameter where it is read |
 //! | JUnit 3 default `suite()`, test-name constructor, text-runner `main` | removed (`junit3_runner`) |
+//! | JUnit 3 `suite()` that only gathers classes | `@Suite @SelectClasses` (`junit3_runner`) |
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -947,9 +948,19 @@ impl Structure {
                 "another class gathers {class_name} into a JUnit 3 suite()"
             ));
         }
+        let platform_suite = around
+            .suite_members
+            .is_some_and(|(members, path)| members.platform_suite(path));
         let mut c = body.walk();
         for member in body.named_children(&mut c) {
+            let gathered = platform_suite
+                .then(|| junit3_runner::gathering_suite(member, src, types))
+                .flatten();
             let removed = match member.kind() {
+                "method_declaration" if let Some(g) = gathered => {
+                    self.platform_suite(class, &g, src);
+                    Some("JUnit 3 suite() -> @Suite @SelectClasses")
+                }
                 "constructor_declaration" => {
                     let params = member
                         .child_by_field_name("parameters")
@@ -988,6 +999,25 @@ impl Structure {
         self.junit3 = true;
         self.changes.push("JUnit 3 TestCase -> Jupiter".into());
         Ok(())
+    }
+
+    /// Annotates `class` as the JUnit Platform suite its gathering `suite()` described.
+    fn platform_suite(&mut self, class: Node, g: &junit3_runner::Gathered, src: &str) {
+        let at = class.start_byte();
+        let sep = format!("{}{}", line_ending(src), indent_at(src, at));
+        let mut annotations = format!("@Suite{sep}");
+        if let Some(name) = &g.name {
+            annotations.push_str(&format!("@SuiteDisplayName({name}){sep}"));
+            self.imports_needed
+                .push("org.junit.platform.suite.api.SuiteDisplayName".into());
+        }
+        let classes: Vec<String> = g.classes.iter().map(|c| format!("{c}.class")).collect();
+        annotations.push_str(&format!("@SelectClasses({{{}}}){sep}", classes.join(", ")));
+        self.edits.push(Edit::insert(at, annotations));
+        for name in ["Suite", "SelectClasses"] {
+            self.imports_needed
+                .push(format!("org.junit.platform.suite.api.{name}"));
+        }
     }
 
     /// `inherited`: the fixtures the class's project ancestors declare. An `@Override` of, or
