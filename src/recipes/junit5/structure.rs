@@ -230,6 +230,12 @@ impl Structure {
                     // Below a project JUnit 3 base converted with it: the superclass stays.
                     s.junit3_class(class, Err(inherited), src, &types, around)?;
                 }
+            } else if class.parent().is_some_and(|p| p.kind() == "program")
+                && around
+                    .suite_members
+                    .is_some_and(|(members, path)| members.platform_suite(path))
+            {
+                s.suite_holder(class, src, &types);
             }
         }
         if s.junit3 {
@@ -999,6 +1005,27 @@ impl Structure {
         self.junit3 = true;
         self.changes.push("JUnit 3 TestCase -> Jupiter".into());
         Ok(())
+    }
+
+    /// A class outside any hierarchy that only holds a gathering `suite()`: the suite method
+    /// goes and the class becomes the JUnit Platform suite it described.
+    fn suite_holder(&mut self, class: Node, src: &str, types: &java_types::Scope) {
+        let Some(body) = class.child_by_field_name("body") else {
+            return;
+        };
+        let mut c = body.walk();
+        for member in body.named_children(&mut c) {
+            if let Some(g) = junit3_runner::gathering_suite(member, src, types) {
+                self.platform_suite(class, &g, src);
+                let span = junit3_runner::member_span(member, src);
+                self.take(member);
+                self.edits.push(Edit::replace(span.clone(), ""));
+                self.junit3_removed.push(span);
+                self.changes
+                    .push("JUnit 3 suite() -> @Suite @SelectClasses".into());
+                self.junit3 = true;
+            }
+        }
     }
 
     /// Annotates `class` as the JUnit Platform suite its gathering `suite()` described.
