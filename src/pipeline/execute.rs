@@ -94,6 +94,8 @@ pub fn execute(
             .iter()
             .filter_map(|(rel, t)| Some((rel.as_path(), t.as_deref().ok()?)))
             .chain(kept_texts.iter().map(|(rel, t)| (*rel, t.as_str()))),
+        // The Gradle recipe adds no junit-platform-suite.
+        fp.gradle.is_none(),
     );
     let mut results: HashMap<PathBuf, FileOutcome> = texts
         .par_iter()

@@ -42,14 +42,19 @@ const JUNIT3_TYPES: &[&str] = &[
 #[derive(Debug, Default)]
 pub struct SuiteMembers {
     gathered_by: BTreeMap<String, BTreeSet<PathBuf>>,
-    /// Each file becoming a JUnit Platform suite, with the project files of its classes.
-    platform_suites: BTreeMap<PathBuf, Vec<PathBuf>>,
+    /// Each file becoming a JUnit Platform suite: its `suite()` method's bytes, and the
+    /// project files of the classes it gathers.
+    platform_suites: BTreeMap<PathBuf, (Range<usize>, Vec<PathBuf>)>,
 }
 
 impl SuiteMembers {
     /// Reads the references from the sources' text (comments included, which can only keep
-    /// a class on JUnit 3 that could have moved).
-    pub fn scan<'a>(sources: impl IntoIterator<Item = (&'a Path, &'a str)>) -> Self {
+    /// a class on JUnit 3 that could have moved). `platform`: the build can be given
+    /// `junit-platform-suite` (Maven), so gathering suites may become platform suites.
+    pub fn scan<'a>(
+        sources: impl IntoIterator<Item = (&'a Path, &'a str)>,
+        platform: bool,
+    ) -> Self {
         static GATHERED: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(concat!(
                 r"([A-Za-z_$][\w$]*)\s*\.\s*suite\s*\(",
@@ -60,14 +65,20 @@ impl SuiteMembers {
             .expect("valid regex")
         });
         let sources: Vec<(&Path, &str)> = sources.into_iter().collect();
-        let platform_suites = platform_suites(&sources);
+        let platform_suites = if platform {
+            platform_suites(&sources)
+        } else {
+            BTreeMap::new()
+        };
         let mut gathered_by: BTreeMap<String, BTreeSet<PathBuf>> = BTreeMap::new();
         for (path, src) in sources {
-            if platform_suites.contains_key(path) {
-                continue;
-            }
+            // What the platform suite's own `suite()` gathers no longer counts.
+            let converted = platform_suites.get(path).map(|(method, _)| method);
             for c in GATHERED.captures_iter(src) {
-                if let Some(name) = c.iter().skip(1).flatten().next() {
+                let gone = |m: &regex::Match| converted.is_some_and(|r| r.contains(&m.start()));
+                if let Some(name) = c.iter().skip(1).flatten().next()
+                    && !c.get(0).is_some_and(|m| gone(&m))
+                {
                     gathered_by
                         .entry(name.as_str().to_string())
                         .or_default()
@@ -98,7 +109,7 @@ impl SuiteMembers {
     pub fn units(&self) -> Vec<super::Unit> {
         self.platform_suites
             .iter()
-            .map(|(suite, members)| super::Unit {
+            .map(|(suite, (_, members))| super::Unit {
                 what: format!("{} and the classes it gathers", suite.display()),
                 files: std::iter::once(suite.clone())
                     .chain(members.iter().cloned())
@@ -111,10 +122,10 @@ impl SuiteMembers {
 /// The files whose class's `suite()` only gathers classes, each added as a class or through
 /// a `suite()` that is the default one or is itself such a suite (so nothing a suite method
 /// did is lost when the class is selected instead).
-fn platform_suites(sources: &[(&Path, &str)]) -> BTreeMap<PathBuf, Vec<PathBuf>> {
+fn platform_suites(sources: &[(&Path, &str)]) -> BTreeMap<PathBuf, (Range<usize>, Vec<PathBuf>)> {
     let mut defaults = BTreeSet::new();
     let mut declared: BTreeMap<String, PathBuf> = BTreeMap::new();
-    let mut gathering: BTreeMap<String, (PathBuf, Gathered)> = BTreeMap::new();
+    let mut gathering: BTreeMap<String, (PathBuf, Range<usize>, Gathered)> = BTreeMap::new();
     for (path, src) in sources {
         let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
             continue;
@@ -146,7 +157,7 @@ fn platform_suites(sources: &[(&Path, &str)]) -> BTreeMap<PathBuf, Vec<PathBuf>>
                 } else if let Some(g) = gathering_suite(m, src, &types).filter(|g| {
                     !own_tests && !g.classes.iter().any(|c| c.rsplit('.').next() == Some(name))
                 }) {
-                    gathering.insert(name.to_string(), (path.to_path_buf(), g));
+                    gathering.insert(name.to_string(), (path.to_path_buf(), m.byte_range(), g));
                 }
             }
         }
@@ -155,7 +166,7 @@ fn platform_suites(sources: &[(&Path, &str)]) -> BTreeMap<PathBuf, Vec<PathBuf>>
     loop {
         let keep: BTreeSet<String> = gathering.keys().cloned().collect();
         let before = gathering.len();
-        gathering.retain(|_, (_, g)| {
+        gathering.retain(|_, (_, _, g)| {
             g.through_suite
                 .iter()
                 .all(|x| defaults.contains(x) || keep.contains(x))
@@ -166,13 +177,13 @@ fn platform_suites(sources: &[(&Path, &str)]) -> BTreeMap<PathBuf, Vec<PathBuf>>
     }
     gathering
         .into_values()
-        .map(|(path, g)| {
+        .map(|(path, method, g)| {
             let members = g
                 .classes
                 .iter()
                 .filter_map(|c| declared.get(c.rsplit('.').next().unwrap_or(c)).cloned())
                 .collect();
-            (path, members)
+            (path, (method, members))
         })
         .collect()
 }

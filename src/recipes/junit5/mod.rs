@@ -275,7 +275,8 @@ pub fn convert_together(results: &mut HashMap<PathBuf, FileOutcome>, units: &[Un
 /// project's rule classes, then every rule class kept whole with its users.
 pub fn migrate_project(sources: &[custom_rules::Source]) -> Vec<FileOutcome> {
     let rules = ProjectRules::scan(sources);
-    let suite_members = junit3_runner::SuiteMembers::scan(sources.iter().map(|s| (s.path, s.text)));
+    let suite_members =
+        junit3_runner::SuiteMembers::scan(sources.iter().map(|s| (s.path, s.text)), true);
     let mut results: HashMap<PathBuf, FileOutcome> = sources
         .iter()
         .map(|s| {

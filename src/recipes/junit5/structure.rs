@@ -954,9 +954,10 @@ impl Structure {
                 "another class gathers {class_name} into a JUnit 3 suite()"
             ));
         }
-        let platform_suite = around
-            .suite_members
-            .is_some_and(|(members, path)| members.platform_suite(path));
+        let platform_suite = class.parent().is_some_and(|p| p.kind() == "program")
+            && around
+                .suite_members
+                .is_some_and(|(members, path)| members.platform_suite(path));
         let mut c = body.walk();
         for member in body.named_children(&mut c) {
             let gathered = platform_suite
