@@ -219,6 +219,8 @@ impl Budgets {
 #[serde(default, deny_unknown_fields)]
 pub struct Catalog {
     pub junit_jupiter: String,
+    /// The JUnit Platform release that goes with `junit_jupiter` (`junit-platform-suite`).
+    pub junit_platform: String,
     pub surefire: String,
     pub compiler_plugin: String,
     pub hamcrest: String,
@@ -237,6 +239,7 @@ impl Default for Catalog {
     fn default() -> Self {
         Self {
             junit_jupiter: "5.11.4".into(),
+            junit_platform: "1.11.4".into(),
             surefire: "3.5.2".into(),
             compiler_plugin: "3.13.0".into(),
             hamcrest: "2.2".into(),

@@ -1128,3 +1128,52 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
         assert!(entry.contains(replacement), "{entry}");
     }
 }
+
+#[test]
+fn junit3_suite_of_suites_becomes_a_platform_suite_and_its_members_convert() {
+    let (_tmp, project) = fixture("junit3-suites");
+    let run = migrate(&project, &[]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stderr, run.report);
+    let r = &run.report;
+    assert_eq!(r["outcome"], "SUCCESS", "{r}");
+    assert_eq!(r["tests"]["invariant"], true);
+    // CartTest 2 and PriceCheck 1 (run only through the suite), before and after.
+    let before = r["tests"]["before"].as_object().unwrap();
+    let after = r["tests"]["after"].as_object().unwrap();
+    for name in [
+        "com.example.shop.CartTest#testAdds",
+        "com.example.shop.CartTest#testStartsEmpty",
+        "com.example.shop.PriceCheck#testRejectsNegative",
+    ] {
+        assert_eq!(before[name], "passed", "{name} in {before:?}");
+        assert_eq!(after[name], "passed", "{name} in {after:?}");
+    }
+    assert_eq!(before.len(), after.len());
+    let dir = project.join("src/test/java/com/example/shop");
+    let suite = read(&dir.join("AllTests.java"));
+    for expected in [
+        "@Suite\n@SuiteDisplayName(\"Shop tests\")\n@SelectClasses({CartTest.class, PriceCheck.class})\npublic class AllTests {",
+        "import org.junit.platform.suite.api.Suite;",
+    ] {
+        assert!(suite.contains(expected), "{expected} missing from\n{suite}");
+    }
+    assert!(!suite.contains("junit.framework"), "{suite}");
+    for member in ["CartTest.java", "PriceCheck.java"] {
+        let t = read(&dir.join(member));
+        assert!(
+            !t.contains("junit.framework") && t.contains("@Test"),
+            "{member}:\n{t}"
+        );
+    }
+    let pom = read(&project.join("pom.xml"));
+    assert!(
+        pom.contains(
+            "<artifactId>junit-platform-suite</artifactId>\n            <version>1.9.1</version>"
+        ),
+        "{pom}"
+    );
+    assert!(
+        !pom.contains("junit-vintage-engine"),
+        "JUnit 5 complete: {pom}"
+    );
+}

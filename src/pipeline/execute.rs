@@ -94,6 +94,8 @@ pub fn execute(
             .iter()
             .filter_map(|(rel, t)| Some((rel.as_path(), t.as_deref().ok()?)))
             .chain(kept_texts.iter().map(|(rel, t)| (*rel, t.as_str()))),
+        // The Gradle recipe adds no junit-platform-suite.
+        fp.gradle.is_none(),
     );
     let mut results: HashMap<PathBuf, FileOutcome> = texts
         .par_iter()
@@ -126,6 +128,7 @@ pub fn execute(
             files,
         })
         .chain(rules.units())
+        .chain(suite_members.units())
         .collect();
     junit5::convert_together(&mut results, &units);
     // JUnit 3 files and JUnit 4 files the recipe did not convert keep the vintage engine,
@@ -236,6 +239,23 @@ pub fn execute(
                     matches!(o, FileOutcome::Rewritten { text, .. } if text.contains("org.mockito.junit.jupiter"))
                 });
                 let mut result = dependencies::junit(&ctx, &mut overlay, mode_of);
+                let suite_modules: Vec<usize> = fp
+                    .modules
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| {
+                        m.java_files.iter().any(|f| {
+                            matches!(results.get(&f.path), Some(FileOutcome::Rewritten { text, .. }) if text.contains("org.junit.platform.suite.api.Suite;"))
+                        })
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                if let Ok(changes) = &mut result {
+                    match dependencies::platform_suite(&ctx, &mut overlay, &suite_modules) {
+                        Ok(more) => changes.extend(more),
+                        Err(e) => result = Err(e),
+                    }
+                }
                 if mockito && let Ok(changes) = &mut result {
                     match dependencies::mockito_extension(&ctx, &mut overlay) {
                         Ok(more) => changes.extend(more),

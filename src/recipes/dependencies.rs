@@ -236,6 +236,42 @@ pub fn mockito_extension(ctx: &PomContext, overlay: &mut Overlay) -> anyhow::Res
     Ok(changes)
 }
 
+/// Adds `org.junit.platform:junit-platform-suite` (the `@Suite` API and its engine) to the
+/// given modules, where JUnit 3 suites became JUnit Platform suites.
+pub fn platform_suite(
+    ctx: &PomContext,
+    overlay: &mut Overlay,
+    modules: &[usize],
+) -> anyhow::Result<Vec<String>> {
+    let mut changes = Vec::new();
+    for module in modules
+        .iter()
+        .filter_map(|i| ctx.fingerprint.modules.get(*i))
+    {
+        if module
+            .pom
+            .has_dependency("org.junit.platform", "junit-platform-suite")
+        {
+            continue;
+        }
+        let rel = module.pom.path.clone();
+        let xml = dependency_xml(
+            "org.junit.platform",
+            "junit-platform-suite",
+            Some(&ctx.catalog.junit_platform),
+            Some("test"),
+        );
+        overlay.edit_pom(&rel, |src, project| {
+            vec![append_under(src, project, &["dependencies"], &xml)]
+        })?;
+        changes.push(format!(
+            "{}: added org.junit.platform:junit-platform-suite (JUnit 3 suites became @Suite)",
+            rel.display()
+        ));
+    }
+    Ok(changes)
+}
+
 /// Artifacts that already provide a removed module's API.
 fn providers(module: RemovedJavaEeModule) -> &'static [(&'static str, &'static str)] {
     match module {

@@ -36,14 +36,25 @@ const JUNIT3_TYPES: &[&str] = &[
 
 /// For each simple class name, the project files that gather it into a JUnit 3 suite
 /// (`Name.suite()`, `addTestSuite(Name.class)`, `new TestSuite(Name.class)`,
-/// `addTest(new Name(..))`): such a class must stay a `TestCase`, suite and all.
+/// `addTest(new Name(..))`): such a class must stay a `TestCase`, suite and all. A file
+/// whose suite only gathers classes (see [`gathering_suite`]) becomes a JUnit Platform
+/// suite and gathers nothing on JUnit 3.
 #[derive(Debug, Default)]
-pub struct SuiteMembers(BTreeMap<String, BTreeSet<PathBuf>>);
+pub struct SuiteMembers {
+    gathered_by: BTreeMap<String, BTreeSet<PathBuf>>,
+    /// Each file becoming a JUnit Platform suite: its `suite()` method's bytes, and the
+    /// project files of the classes it gathers.
+    platform_suites: BTreeMap<PathBuf, (Range<usize>, Vec<PathBuf>)>,
+}
 
 impl SuiteMembers {
     /// Reads the references from the sources' text (comments included, which can only keep
-    /// a class on JUnit 3 that could have moved).
-    pub fn scan<'a>(sources: impl IntoIterator<Item = (&'a Path, &'a str)>) -> Self {
+    /// a class on JUnit 3 that could have moved). `platform`: the build can be given
+    /// `junit-platform-suite` (Maven), so gathering suites may become platform suites.
+    pub fn scan<'a>(
+        sources: impl IntoIterator<Item = (&'a Path, &'a str)>,
+        platform: bool,
+    ) -> Self {
         static GATHERED: LazyLock<Regex> = LazyLock::new(|| {
             Regex::new(concat!(
                 r"([A-Za-z_$][\w$]*)\s*\.\s*suite\s*\(",
@@ -53,25 +64,256 @@ impl SuiteMembers {
             ))
             .expect("valid regex")
         });
-        let mut out: BTreeMap<String, BTreeSet<PathBuf>> = BTreeMap::new();
+        let sources: Vec<(&Path, &str)> = sources.into_iter().collect();
+        let platform_suites = if platform {
+            platform_suites(&sources)
+        } else {
+            BTreeMap::new()
+        };
+        let mut gathered_by: BTreeMap<String, BTreeSet<PathBuf>> = BTreeMap::new();
         for (path, src) in sources {
+            // What the platform suite's own `suite()` gathers no longer counts.
+            let converted = platform_suites.get(path).map(|(method, _)| method);
             for c in GATHERED.captures_iter(src) {
-                if let Some(name) = c.iter().skip(1).flatten().next() {
-                    out.entry(name.as_str().to_string())
+                let gone = |m: &regex::Match| converted.is_some_and(|r| r.contains(&m.start()));
+                if let Some(name) = c.iter().skip(1).flatten().next()
+                    && !c.get(0).is_some_and(|m| gone(&m))
+                {
+                    gathered_by
+                        .entry(name.as_str().to_string())
                         .or_default()
                         .insert(path.to_path_buf());
                 }
             }
         }
-        SuiteMembers(out)
+        SuiteMembers {
+            gathered_by,
+            platform_suites,
+        }
     }
 
     /// Whether a file other than `path` gathers `class` into a suite.
     pub fn elsewhere(&self, class: &str, path: &Path) -> bool {
-        self.0
+        self.gathered_by
             .get(class)
             .is_some_and(|files| files.iter().any(|f| f != path))
     }
+
+    /// Whether the suite in `path` becomes a JUnit Platform suite.
+    pub fn platform_suite(&self, path: &Path) -> bool {
+        self.platform_suites.contains_key(path)
+    }
+
+    /// A platform suite converts with the classes it gathers: one left on JUnit 3 keeps the
+    /// suite gathering it there.
+    pub fn units(&self) -> Vec<super::Unit> {
+        self.platform_suites
+            .iter()
+            .map(|(suite, (_, members))| super::Unit {
+                what: format!("{} and the classes it gathers", suite.display()),
+                files: std::iter::once(suite.clone())
+                    .chain(members.iter().cloned())
+                    .collect(),
+            })
+            .collect()
+    }
+}
+
+/// The files whose class's `suite()` only gathers classes, each added as a class or through
+/// a `suite()` that is the default one or is itself such a suite (so nothing a suite method
+/// did is lost when the class is selected instead).
+fn platform_suites(sources: &[(&Path, &str)]) -> BTreeMap<PathBuf, (Range<usize>, Vec<PathBuf>)> {
+    let mut defaults = BTreeSet::new();
+    let mut declared: BTreeMap<String, PathBuf> = BTreeMap::new();
+    let mut gathering: BTreeMap<String, (PathBuf, Range<usize>, Gathered)> = BTreeMap::new();
+    for (path, src) in sources {
+        let Some(parsed) = java_syntax::parse(src).filter(|p| p.syntax_error.is_none()) else {
+            continue;
+        };
+        let root = parsed.tree.root_node();
+        let types = Scope::new(root, src);
+        let mut c = root.walk();
+        for class in root
+            .named_children(&mut c)
+            .filter(|n| n.kind() == "class_declaration")
+        {
+            let name = field_text(class, "name", src);
+            declared.insert(name.to_string(), path.to_path_buf());
+            let Some(body) = class.child_by_field_name("body") else {
+                continue;
+            };
+            let mut b = body.walk();
+            let methods: Vec<Node> = body
+                .named_children(&mut b)
+                .filter(|m| m.kind() == "method_declaration")
+                .collect();
+            // Tests of its own would start to run beside the suite it describes.
+            let own_tests = methods
+                .iter()
+                .any(|m| field_text(*m, "name", src).starts_with("test"));
+            for m in methods {
+                if default_suite(m, name, src, &types) {
+                    defaults.insert(name.to_string());
+                } else if let Some(g) = gathering_suite(m, src, &types).filter(|g| {
+                    !own_tests && !g.classes.iter().any(|c| c.rsplit('.').next() == Some(name))
+                }) {
+                    gathering.insert(name.to_string(), (path.to_path_buf(), m.byte_range(), g));
+                }
+            }
+        }
+    }
+    // Keep the suites whose every `X.suite()` is a default or a kept suite, until stable.
+    loop {
+        let keep: BTreeSet<String> = gathering.keys().cloned().collect();
+        let before = gathering.len();
+        gathering.retain(|_, (_, _, g)| {
+            g.through_suite
+                .iter()
+                .all(|x| defaults.contains(x) || keep.contains(x))
+        });
+        if gathering.len() == before {
+            break;
+        }
+    }
+    gathering
+        .into_values()
+        .map(|(path, method, g)| {
+            let members = g
+                .classes
+                .iter()
+                .filter_map(|c| declared.get(c.rsplit('.').next().unwrap_or(c)).cloned())
+                .collect();
+            (path, (method, members))
+        })
+        .collect()
+}
+
+/// What a `suite()` that only gathers classes holds.
+#[derive(Debug, PartialEq)]
+pub(super) struct Gathered {
+    /// The TestSuite's name, a string literal as written.
+    pub name: Option<String>,
+    /// The gathered classes as written, in order.
+    pub classes: Vec<String>,
+    /// The simple names of the classes added through their own `suite()`.
+    pub through_suite: Vec<String>,
+}
+
+/// `static Test suite() { TestSuite s = new TestSuite(["name"]); s.add..(..); return s; }`
+/// where each statement between adds one class: `addTestSuite(X.class)`,
+/// `addTest(new TestSuite(X.class))` or `addTest(X.suite())`.
+pub(super) fn gathering_suite(m: Node, src: &str, types: &Scope) -> Option<Gathered> {
+    let is_suite_type = |t: Node| types.names(text(t, src), "junit.framework.TestSuite");
+    let signature = field_text(m, "name", src) == "suite"
+        && is_static(m)
+        && no_parameters(m)
+        && m.child_by_field_name("type")
+            .is_some_and(|t| types.names(text(t, src), "junit.framework.Test") || is_suite_type(t));
+    if !signature {
+        return None;
+    }
+    let body = m.child_by_field_name("body")?;
+    let mut c = body.walk();
+    let statements: Vec<Node> = body.named_children(&mut c).collect();
+    let (first, rest) = statements.split_first()?;
+    let (last, adds) = rest.split_last()?;
+    // `TestSuite s = new TestSuite(["name"]);`
+    if first.kind() != "local_variable_declaration"
+        || !first.child_by_field_name("type").is_some_and(is_suite_type)
+    {
+        return None;
+    }
+    let mut d = first.walk();
+    let declarators: Vec<Node> = first.children_by_field_name("declarator", &mut d).collect();
+    let [declarator] = declarators[..] else {
+        return None;
+    };
+    let var = field_text(declarator, "name", src);
+    let created = declarator
+        .child_by_field_name("value")
+        .filter(|v| v.kind() == "object_creation_expression")
+        .filter(|v| v.child_by_field_name("type").is_some_and(is_suite_type))?;
+    let args = created.child_by_field_name("arguments")?;
+    let name = match args.named_child_count() {
+        0 => None,
+        1 => Some(
+            args.named_child(0)
+                .filter(|a| a.kind() == "string_literal")
+                .map(|a| text(a, src).to_string())?,
+        ),
+        _ => return None,
+    };
+    // `return s;`
+    if last.kind() != "return_statement"
+        || !last
+            .named_child(0)
+            .is_some_and(|e| e.kind() == "identifier" && text(e, src) == var)
+    {
+        return None;
+    }
+    let mut gathered = Gathered {
+        name,
+        classes: Vec::new(),
+        through_suite: Vec::new(),
+    };
+    for add in adds {
+        let call = (add.kind() == "expression_statement")
+            .then(|| add.named_child(0))
+            .flatten()
+            .filter(|c| c.kind() == "method_invocation")?;
+        if !call
+            .child_by_field_name("object")
+            .is_some_and(|o| o.kind() == "identifier" && text(o, src) == var)
+        {
+            return None;
+        }
+        let args = call.child_by_field_name("arguments")?;
+        let arg = args
+            .named_child(0)
+            .filter(|_| args.named_child_count() == 1)?;
+        let class = match (field_text(call, "name", src), arg.kind()) {
+            ("addTestSuite", "class_literal") => class_of(arg, src)?,
+            ("addTest", "object_creation_expression")
+                if arg.child_by_field_name("type").is_some_and(is_suite_type) =>
+            {
+                let a = arg.child_by_field_name("arguments")?;
+                a.named_child(0)
+                    .filter(|l| a.named_child_count() == 1 && l.kind() == "class_literal")
+                    .and_then(|l| class_of(l, src))?
+            }
+            ("addTest", "method_invocation")
+                if field_text(arg, "name", src) == "suite"
+                    && arg
+                        .child_by_field_name("arguments")
+                        .is_some_and(|a| a.named_child_count() == 0) =>
+            {
+                let owner = arg
+                    .child_by_field_name("object")
+                    .filter(|o| matches!(o.kind(), "identifier" | "field_access"))?;
+                let written = text(owner, src).to_string();
+                gathered.through_suite.push(
+                    written
+                        .rsplit('.')
+                        .next()
+                        .unwrap_or(&written)
+                        .trim()
+                        .to_string(),
+                );
+                written
+            }
+            _ => return None,
+        };
+        gathered.classes.push(class);
+    }
+    (!gathered.classes.is_empty()).then_some(gathered)
+}
+
+/// `X` of `X.class`, as written.
+fn class_of(literal: Node, src: &str) -> Option<String> {
+    literal
+        .named_child(0)
+        .filter(|t| matches!(t.kind(), "type_identifier" | "scoped_type_identifier"))
+        .map(|t| text(t, src).to_string())
 }
 
 /// The source a removed member takes with it: its doc comment and its now empty lines.

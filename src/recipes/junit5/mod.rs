@@ -275,7 +275,8 @@ pub fn convert_together(results: &mut HashMap<PathBuf, FileOutcome>, units: &[Un
 /// project's rule classes, then every rule class kept whole with its users.
 pub fn migrate_project(sources: &[custom_rules::Source]) -> Vec<FileOutcome> {
     let rules = ProjectRules::scan(sources);
-    let suite_members = junit3_runner::SuiteMembers::scan(sources.iter().map(|s| (s.path, s.text)));
+    let suite_members =
+        junit3_runner::SuiteMembers::scan(sources.iter().map(|s| (s.path, s.text)), true);
     let mut results: HashMap<PathBuf, FileOutcome> = sources
         .iter()
         .map(|s| {
@@ -287,7 +288,12 @@ pub fn migrate_project(sources: &[custom_rules::Source]) -> Vec<FileOutcome> {
             (s.path.to_path_buf(), migrate_in(s.text, around))
         })
         .collect();
-    convert_together(&mut results, &rules.units());
+    let units: Vec<Unit> = rules
+        .units()
+        .into_iter()
+        .chain(suite_members.units())
+        .collect();
+    convert_together(&mut results, &units);
     sources
         .iter()
         .map(|s| results.remove(s.path).unwrap_or(FileOutcome::Unchanged))
@@ -409,7 +415,11 @@ fn verify(src: &str, tree: tree_sitter::Tree, edits: &[Edit], out: &str) -> Opti
     };
     let root = parsed.tree.root_node();
     let leftover = in_code(root, out, "org.junit.")
-        .find(|i| !out[*i..].starts_with("org.junit.jupiter"))
+        .find(|i| {
+            !["org.junit.jupiter", "org.junit.platform.suite.api"]
+                .iter()
+                .any(|p| out[*i..].starts_with(p))
+        })
         .or_else(|| {
             // `junit.runner` but not `org.junit.runner`.
             JUNIT3_PACKAGES.iter().find_map(|p| {

@@ -17,6 +17,7 @@
 //! | `@ClassRule SpringClassRule`, `@Rule SpringMethodRule` | removed; `@ExtendWith(SpringExtension.class)` unless a Boot test annotation extends with Spring |
 //! | `@Rule OutputCaptureRule` (Boot 2.2+)      | `@ExtendWith(OutputCaptureExtension.class)`, a `CapturedOutput` parameter where it is read |
 //! | JUnit 3 default `suite()`, test-name constructor, text-runner `main` | removed (`junit3_runner`) |
+//! | JUnit 3 `suite()` that only gathers classes | `@Suite @SelectClasses` (`junit3_runner`) |
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -229,6 +230,12 @@ impl Structure {
                     // Below a project JUnit 3 base converted with it: the superclass stays.
                     s.junit3_class(class, Err(inherited), src, &types, around)?;
                 }
+            } else if class.parent().is_some_and(|p| p.kind() == "program")
+                && around
+                    .suite_members
+                    .is_some_and(|(members, path)| members.platform_suite(path))
+            {
+                s.suite_holder(class, src, &types);
             }
         }
         if s.junit3 {
@@ -947,9 +954,20 @@ impl Structure {
                 "another class gathers {class_name} into a JUnit 3 suite()"
             ));
         }
+        let platform_suite = class.parent().is_some_and(|p| p.kind() == "program")
+            && around
+                .suite_members
+                .is_some_and(|(members, path)| members.platform_suite(path));
         let mut c = body.walk();
         for member in body.named_children(&mut c) {
+            let gathered = platform_suite
+                .then(|| junit3_runner::gathering_suite(member, src, types))
+                .flatten();
             let removed = match member.kind() {
+                "method_declaration" if let Some(g) = gathered => {
+                    self.platform_suite(class, &g, src);
+                    Some("JUnit 3 suite() -> @Suite @SelectClasses")
+                }
                 "constructor_declaration" => {
                     let params = member
                         .child_by_field_name("parameters")
@@ -988,6 +1006,46 @@ impl Structure {
         self.junit3 = true;
         self.changes.push("JUnit 3 TestCase -> Jupiter".into());
         Ok(())
+    }
+
+    /// A class outside any hierarchy that only holds a gathering `suite()`: the suite method
+    /// goes and the class becomes the JUnit Platform suite it described.
+    fn suite_holder(&mut self, class: Node, src: &str, types: &java_types::Scope) {
+        let Some(body) = class.child_by_field_name("body") else {
+            return;
+        };
+        let mut c = body.walk();
+        for member in body.named_children(&mut c) {
+            if let Some(g) = junit3_runner::gathering_suite(member, src, types) {
+                self.platform_suite(class, &g, src);
+                let span = junit3_runner::member_span(member, src);
+                self.take(member);
+                self.edits.push(Edit::replace(span.clone(), ""));
+                self.junit3_removed.push(span);
+                self.changes
+                    .push("JUnit 3 suite() -> @Suite @SelectClasses".into());
+                self.junit3 = true;
+            }
+        }
+    }
+
+    /// Annotates `class` as the JUnit Platform suite its gathering `suite()` described.
+    fn platform_suite(&mut self, class: Node, g: &junit3_runner::Gathered, src: &str) {
+        let at = class.start_byte();
+        let sep = format!("{}{}", line_ending(src), indent_at(src, at));
+        let mut annotations = format!("@Suite{sep}");
+        if let Some(name) = &g.name {
+            annotations.push_str(&format!("@SuiteDisplayName({name}){sep}"));
+            self.imports_needed
+                .push("org.junit.platform.suite.api.SuiteDisplayName".into());
+        }
+        let classes: Vec<String> = g.classes.iter().map(|c| format!("{c}.class")).collect();
+        annotations.push_str(&format!("@SelectClasses({{{}}}){sep}", classes.join(", ")));
+        self.edits.push(Edit::insert(at, annotations));
+        for name in ["Suite", "SelectClasses"] {
+            self.imports_needed
+                .push(format!("org.junit.platform.suite.api.{name}"));
+        }
     }
 
     /// `inherited`: the fixtures the class's project ancestors declare. An `@Override` of, or
