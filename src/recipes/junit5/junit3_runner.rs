@@ -465,7 +465,7 @@ pub(super) fn unused_imports(
         if outside
             && matches!(n.kind(), "identifier" | "type_identifier")
             && (JUNIT3_TYPES.contains(&name) || name == "TestRunner")
-            && !in_import(n)
+            && !super::in_import(n)
         {
             used.insert(name);
         }
@@ -487,15 +487,4 @@ pub(super) fn unused_imports(
         })
         .map(|i| i.path.clone())
         .collect()
-}
-
-fn in_import(n: Node) -> bool {
-    let mut p = n.parent();
-    while let Some(x) = p {
-        if x.kind() == "import_declaration" {
-            return true;
-        }
-        p = x.parent();
-    }
-    false
 }
