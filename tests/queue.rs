@@ -55,6 +55,42 @@ async fn deliveries_are_recorded_once(store: Store) {
     );
 }
 
+/// One batch (one statement per table): a delivery id twice, the same work under two
+/// delivery ids, an id recorded by an earlier batch, and one without a job. Each answer
+/// is the one a delivery alone would get, and every job is queued once.
+async fn a_batch_answers_each_delivery_as_alone(store: Store) {
+    let event = |key: &str| NewJob {
+        kind: JobKind::Event,
+        target: 0,
+        ..migrate("o/r", key, 1)
+    };
+    let delivery = |id: &str, job: Option<NewJob>| Delivery {
+        id: id.into(),
+        event: "issue_comment".into(),
+        job,
+    };
+    let earlier = [delivery("seen", Some(event("k-seen")))];
+    assert_eq!(store.record_deliveries(&earlier).await.unwrap(), [true]);
+    let batch = [
+        delivery("a", Some(event("k-a"))),
+        delivery("a", Some(event("k-a2"))),
+        delivery("b", Some(event("k-b"))),
+        delivery("c", Some(event("k-b"))),
+        delivery("seen", Some(event("k-new"))),
+        delivery("ping", None),
+    ];
+    assert_eq!(
+        store.record_deliveries(&batch).await.unwrap(),
+        [true, false, true, false, false, true]
+    );
+    let mut keys = Vec::new();
+    while let Some(job) = store.claim(JobKind::Event, "w", LONG, 1000).await.unwrap() {
+        keys.push(job.payload["k"].as_str().unwrap().to_string());
+    }
+    keys.sort();
+    assert_eq!(keys, ["k-a", "k-b", "k-seen"]);
+}
+
 async fn one_active_migration_per_repo_and_target(store: Store) {
     assert!(matches!(
         store.enqueue(&migrate("o/r", "c1", 1)).await.unwrap(),
@@ -326,6 +362,7 @@ async fn group_commit_records_each_delivery_once(store: Store) {
 
 on_both_backends!(
     group_commit_records_each_delivery_once,
+    a_batch_answers_each_delivery_as_alone,
     deliveries_are_recorded_once,
     one_active_migration_per_repo_and_target,
     expired_leases_are_reclaimed_and_capped,

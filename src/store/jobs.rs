@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use serde::Serialize;
-// Dynamic SQL here only splices the constant column list and the backend's lock clause.
+// Dynamic SQL here only splices the constant column list, the backend's lock clause and
+// numbered placeholder lists.
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
@@ -159,30 +160,23 @@ impl Store {
     }
 
     /// Records deliveries and queues their jobs in one transaction (one sync for the lot:
-    /// the webhook edge's group commit). Each answer is [`Store::record_delivery`]'s; a
-    /// delivery id twice in one batch counts once.
+    /// the webhook edge's group commit), with one statement per table for the whole batch.
+    /// Each answer is [`Store::record_delivery`]'s; a delivery id twice in one batch counts
+    /// once.
     pub async fn record_deliveries(&self, batch: &[Delivery]) -> anyhow::Result<Vec<bool>> {
         let mut tx = self.pool.begin().await?;
-        let mut answers = Vec::with_capacity(batch.len());
-        for d in batch {
-            let fresh = sqlx::query(
-                "INSERT INTO deliveries (id, event, received_at) VALUES ($1, $2, $3) \
-                 ON CONFLICT DO NOTHING",
-            )
-            .bind(&d.id)
-            .bind(&d.event)
-            .bind(now_ms())
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-                == 1;
-            // A fresh delivery of work already queued (the same comment under a new
-            // delivery id) is a duplicate too.
-            let queued = match &d.job {
-                Some(job) if fresh => insert_job(&mut tx, job).await?.is_some(),
-                _ => fresh,
-            };
-            answers.push(queued);
+        let mut answers = insert_deliveries(&mut tx, batch).await?;
+        // A fresh delivery of work already queued (the same comment under a new delivery
+        // id) is a duplicate too.
+        let jobs: Vec<(usize, &NewJob)> = batch
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| answers[*i])
+            .filter_map(|(i, d)| d.job.as_ref().map(|job| (i, job)))
+            .collect();
+        let created = insert_jobs(&mut tx, jobs.iter().map(|(_, job)| *job)).await?;
+        for ((i, _), id) in jobs.iter().zip(created) {
+            answers[*i] = id.is_some();
         }
         tx.commit().await?;
         Ok(answers)
@@ -190,7 +184,7 @@ impl Store {
 
     pub async fn enqueue(&self, job: &NewJob) -> anyhow::Result<Enqueued> {
         let mut tx = self.pool.begin().await?;
-        let created = insert_job(&mut tx, job).await?;
+        let created = insert_jobs(&mut tx, [job]).await?.pop().flatten();
         tx.commit().await?;
         if let Some(id) = created {
             return Ok(Enqueued::Created(id));
@@ -419,28 +413,94 @@ impl Store {
 }
 
 /// Inserts unless the idempotency key or the one-active-migration rule says it exists.
-async fn insert_job(
+/// `VALUES` rows of `width` numbered placeholders each (`$1, $2 ...`, which both
+/// backends read), with `row(first)` writing one row's list from its first placeholder's
+/// number.
+fn values_rows(rows: usize, width: usize, row: impl Fn(usize) -> String) -> String {
+    (0..rows)
+        .map(|r| row(r * width + 1))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Records deliveries in one statement: true for each one whose id is new (only the first
+/// of an id repeated within the batch).
+async fn insert_deliveries(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    job: &NewJob,
-) -> anyhow::Result<Option<String>> {
-    let id = uuid::Uuid::new_v4().to_string();
+    batch: &[Delivery],
+) -> anyhow::Result<Vec<bool>> {
+    if batch.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = values_rows(batch.len(), 3, |n| format!("(${n}, ${}, ${})", n + 1, n + 2));
+    let sql = format!(
+        "INSERT INTO deliveries (id, event, received_at) VALUES {rows} \
+         ON CONFLICT DO NOTHING RETURNING id"
+    );
     let now = now_ms();
-    let inserted = sqlx::query(
+    let mut query = sqlx::query(AssertSqlSafe(sql));
+    for d in batch {
+        query = query.bind(&d.id).bind(&d.event).bind(now);
+    }
+    let mut fresh: std::collections::HashSet<String> = query
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(|r| r.try_get::<String, _>(0))
+        .collect::<Result<_, _>>()?;
+    Ok(batch.iter().map(|d| fresh.remove(&d.id)).collect())
+}
+
+/// Queues jobs in one statement: each one's new id, or None when its idempotency key was
+/// queued before (or earlier in `jobs`).
+async fn insert_jobs<'j>(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    jobs: impl IntoIterator<Item = &'j NewJob>,
+) -> anyhow::Result<Vec<Option<String>>> {
+    let jobs: Vec<(String, &NewJob)> = jobs
+        .into_iter()
+        .map(|job| (uuid::Uuid::new_v4().to_string(), job))
+        .collect();
+    if jobs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = values_rows(jobs.len(), 9, |n| {
+        let p: Vec<String> = (n..n + 9).map(|i| format!("${i}")).collect();
+        format!(
+            "({}, 'queued', {}, {}, {})",
+            p[..7].join(", "),
+            p[7],
+            p[8],
+            p[8]
+        )
+    });
+    let sql = format!(
         "INSERT INTO jobs (id, kind, installation_id, repo, target, idempotency_key, payload, \
-         state, max_attempts, not_before, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'queued', $8, $9, $9) ON CONFLICT DO NOTHING",
-    )
-    .bind(&id)
-    .bind(job.kind.as_str())
-    .bind(job.installation_id)
-    .bind(&job.repo)
-    .bind(i64::from(job.target))
-    .bind(&job.idempotency_key)
-    .bind(job.payload.to_string())
-    .bind(i64::from(job.max_attempts))
-    .bind(now)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    Ok((inserted == 1).then_some(id))
+         state, max_attempts, not_before, created_at) VALUES {rows} \
+         ON CONFLICT DO NOTHING RETURNING id"
+    );
+    let now = now_ms();
+    let mut query = sqlx::query(AssertSqlSafe(sql));
+    for (id, job) in &jobs {
+        query = query
+            .bind(id)
+            .bind(job.kind.as_str())
+            .bind(job.installation_id)
+            .bind(&job.repo)
+            .bind(i64::from(job.target))
+            .bind(&job.idempotency_key)
+            .bind(job.payload.to_string())
+            .bind(i64::from(job.max_attempts))
+            .bind(now);
+    }
+    let created: std::collections::HashSet<String> = query
+        .fetch_all(&mut **tx)
+        .await?
+        .iter()
+        .map(|r| r.try_get::<String, _>(0))
+        .collect::<Result<_, _>>()?;
+    Ok(jobs
+        .into_iter()
+        .map(|(id, _)| created.contains(&id).then_some(id))
+        .collect())
 }
