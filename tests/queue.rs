@@ -83,12 +83,23 @@ async fn a_batch_answers_each_delivery_as_alone(store: Store) {
         store.record_deliveries(&batch).await.unwrap(),
         [true, false, true, false, false, true]
     );
+    // A batch longer than one statement takes: repeats across its statements count once.
+    let mut long: Vec<Delivery> = (0..70)
+        .map(|i| delivery(&format!("l{i}"), Some(event(&format!("k-l{i}")))))
+        .collect();
+    long[68] = delivery("l68", Some(event("k-l1")));
+    long[69] = delivery("l0", Some(event("k-l69")));
+    let answers = store.record_deliveries(&long).await.unwrap();
+    let refused: Vec<usize> = (0..70).filter(|&i| !answers[i]).collect();
+    assert_eq!(refused, [68, 69]);
     let mut keys = Vec::new();
     while let Some(job) = store.claim(JobKind::Event, "w", LONG, 1000).await.unwrap() {
         keys.push(job.payload["k"].as_str().unwrap().to_string());
     }
+    assert_eq!(keys.len(), 3 + 68);
     keys.sort();
-    assert_eq!(keys, ["k-a", "k-b", "k-seen"]);
+    assert_eq!(keys[..3], ["k-a", "k-b", "k-l0"]);
+    assert!(keys.contains(&"k-seen".to_string()));
 }
 
 async fn one_active_migration_per_repo_and_target(store: Store) {

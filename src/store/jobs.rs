@@ -412,7 +412,22 @@ impl Store {
     }
 }
 
-/// Inserts unless the idempotency key or the one-active-migration rule says it exists.
+/// Rows per statement: a batch is cut greedily into chunks of these sizes, so each table
+/// sees a handful of statement texts (prepared once, then cached) and no statement carries
+/// thousands of placeholders (SQLite looks each one up by a linear scan).
+const ROWS_PER_STATEMENT: [usize; 4] = [64, 16, 4, 1];
+
+fn chunked<T>(mut items: &[T]) -> impl Iterator<Item = &[T]> {
+    std::iter::from_fn(move || {
+        let size = ROWS_PER_STATEMENT
+            .into_iter()
+            .find(|&size| size <= items.len())?;
+        let (chunk, rest) = items.split_at(size);
+        items = rest;
+        Some(chunk)
+    })
+}
+
 /// `VALUES` rows of `width` numbered placeholders each (`$1, $2 ...`, which both
 /// backends read), with `row(first)` writing one row's list from its first placeholder's
 /// number.
@@ -423,36 +438,43 @@ fn values_rows(rows: usize, width: usize, row: impl Fn(usize) -> String) -> Stri
         .join(", ")
 }
 
-/// Records deliveries in one statement: true for each one whose id is new (only the first
-/// of an id repeated within the batch).
+/// The first column of each row a statement returned.
+fn returned_ids(rows: &[AnyRow]) -> anyhow::Result<std::collections::HashSet<String>> {
+    Ok(rows
+        .iter()
+        .map(|r| r.try_get::<String, _>(0))
+        .collect::<Result<_, _>>()?)
+}
+
+/// Records deliveries, a few statements for the lot: true for each one whose id is new
+/// (only the first of an id repeated within the batch).
 async fn insert_deliveries(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     batch: &[Delivery],
 ) -> anyhow::Result<Vec<bool>> {
-    if batch.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rows = values_rows(batch.len(), 3, |n| format!("(${n}, ${}, ${})", n + 1, n + 2));
-    let sql = format!(
-        "INSERT INTO deliveries (id, event, received_at) VALUES {rows} \
-         ON CONFLICT DO NOTHING RETURNING id"
-    );
     let now = now_ms();
-    let mut query = sqlx::query(AssertSqlSafe(sql));
-    for d in batch {
-        query = query.bind(&d.id).bind(&d.event).bind(now);
+    let mut fresh = Vec::with_capacity(batch.len());
+    for chunk in chunked(batch) {
+        let rows = values_rows(chunk.len(), 3, |n| {
+            format!("(${n}, ${}, ${})", n + 1, n + 2)
+        });
+        let sql = format!(
+            "INSERT INTO deliveries (id, event, received_at) VALUES {rows} \
+             ON CONFLICT DO NOTHING RETURNING id"
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for d in chunk {
+            query = query.bind(&d.id).bind(&d.event).bind(now);
+        }
+        let mut inserted = returned_ids(&query.fetch_all(&mut **tx).await?)?;
+        fresh.extend(chunk.iter().map(|d| inserted.remove(&d.id)));
     }
-    let mut fresh: std::collections::HashSet<String> = query
-        .fetch_all(&mut **tx)
-        .await?
-        .iter()
-        .map(|r| r.try_get::<String, _>(0))
-        .collect::<Result<_, _>>()?;
-    Ok(batch.iter().map(|d| fresh.remove(&d.id)).collect())
+    Ok(fresh)
 }
 
-/// Queues jobs in one statement: each one's new id, or None when its idempotency key was
-/// queued before (or earlier in `jobs`).
+/// Queues jobs, a few statements for the lot: each one's new id, or None when its
+/// idempotency key (or the one-active-migration rule) says it exists, from before or
+/// earlier in `jobs`.
 async fn insert_jobs<'j>(
     tx: &mut sqlx::Transaction<'_, sqlx::Any>,
     jobs: impl IntoIterator<Item = &'j NewJob>,
@@ -461,46 +483,43 @@ async fn insert_jobs<'j>(
         .into_iter()
         .map(|job| (uuid::Uuid::new_v4().to_string(), job))
         .collect();
-    if jobs.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rows = values_rows(jobs.len(), 9, |n| {
-        let p: Vec<String> = (n..n + 9).map(|i| format!("${i}")).collect();
-        format!(
-            "({}, 'queued', {}, {}, {})",
-            p[..7].join(", "),
-            p[7],
-            p[8],
-            p[8]
-        )
-    });
-    let sql = format!(
-        "INSERT INTO jobs (id, kind, installation_id, repo, target, idempotency_key, payload, \
-         state, max_attempts, not_before, created_at) VALUES {rows} \
-         ON CONFLICT DO NOTHING RETURNING id"
-    );
     let now = now_ms();
-    let mut query = sqlx::query(AssertSqlSafe(sql));
-    for (id, job) in &jobs {
-        query = query
-            .bind(id)
-            .bind(job.kind.as_str())
-            .bind(job.installation_id)
-            .bind(&job.repo)
-            .bind(i64::from(job.target))
-            .bind(&job.idempotency_key)
-            .bind(job.payload.to_string())
-            .bind(i64::from(job.max_attempts))
-            .bind(now);
+    let mut created = Vec::with_capacity(jobs.len());
+    for chunk in chunked(&jobs) {
+        let rows = values_rows(chunk.len(), 9, |n| {
+            let p: Vec<String> = (n..n + 9).map(|i| format!("${i}")).collect();
+            format!(
+                "({}, 'queued', {}, {}, {})",
+                p[..7].join(", "),
+                p[7],
+                p[8],
+                p[8]
+            )
+        });
+        let sql = format!(
+            "INSERT INTO jobs (id, kind, installation_id, repo, target, idempotency_key, \
+             payload, state, max_attempts, not_before, created_at) VALUES {rows} \
+             ON CONFLICT DO NOTHING RETURNING id"
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for (id, job) in chunk {
+            query = query
+                .bind(id)
+                .bind(job.kind.as_str())
+                .bind(job.installation_id)
+                .bind(&job.repo)
+                .bind(i64::from(job.target))
+                .bind(&job.idempotency_key)
+                .bind(job.payload.to_string())
+                .bind(i64::from(job.max_attempts))
+                .bind(now);
+        }
+        let inserted = returned_ids(&query.fetch_all(&mut **tx).await?)?;
+        created.extend(
+            chunk
+                .iter()
+                .map(|(id, _)| inserted.contains(id).then(|| id.clone())),
+        );
     }
-    let created: std::collections::HashSet<String> = query
-        .fetch_all(&mut **tx)
-        .await?
-        .iter()
-        .map(|r| r.try_get::<String, _>(0))
-        .collect::<Result<_, _>>()?;
-    Ok(jobs
-        .into_iter()
-        .map(|(id, _)| created.contains(&id).then_some(id))
-        .collect())
+    Ok(created)
 }
