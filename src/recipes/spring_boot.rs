@@ -404,16 +404,12 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
         if merged.keys.contains(&i) {
             continue;
         }
-        let leaf = keys.get(i + 1).is_none_or(|next| next.depth <= k.depth);
+        let leaf = is_leaf(&keys, i);
         if moved_at.is_some_and(|d| k.depth > d) {
             continue;
         }
         moved_at = None;
-        let full = if k.parent.is_empty() {
-            k.key.clone()
-        } else {
-            format!("{}.{}", k.parent, k.key)
-        };
+        let full = k.full();
         let line = src[..k.range.start].matches('\n').count() + 1;
         match rename(&full, leaf) {
             // The others are commented out below, and reported there.
@@ -557,6 +553,23 @@ struct Key {
     range: std::ops::Range<usize>,
     /// The scalar value on the same line, if any.
     value: Option<std::ops::Range<usize>>,
+}
+
+impl Key {
+    /// The key's whole dotted name.
+    fn full(&self) -> String {
+        if self.parent.is_empty() {
+            self.key.clone()
+        } else {
+            format!("{}.{}", self.parent, self.key)
+        }
+    }
+}
+
+/// Is key `i` a leaf (no keys below it, so not only a prefix of others)?
+fn is_leaf(keys: &[Key], i: usize) -> bool {
+    keys.get(i + 1)
+        .is_none_or(|next| next.depth <= keys[i].depth)
 }
 
 fn lines_with_offsets(src: &str) -> impl Iterator<Item = (usize, &str)> {

@@ -5,7 +5,7 @@
 //! Boot 3 still binds though deprecated (`still_read`) stay as they are.
 
 use super::yaml_move::{Tree, flatten};
-use super::{Action, Key, Left, properties_keys, removed_finding, rename, yaml_keys};
+use super::{Action, Key, Left, is_leaf, properties_keys, removed_finding, rename, yaml_keys};
 use crate::edit::{self, Edit, line_ending};
 
 /// A key Boot 3 no longer binds.
@@ -29,14 +29,8 @@ impl Removed {
 
 /// Key `i`, when Boot 3 no longer binds it.
 fn removed(keys: &[Key], i: usize) -> Option<Removed> {
-    let k = &keys[i];
-    let full = if k.parent.is_empty() {
-        k.key.clone()
-    } else {
-        format!("{}.{}", k.parent, k.key)
-    };
-    let leaf = keys.get(i + 1).is_none_or(|next| next.depth <= k.depth);
-    match rename(&full, leaf)? {
+    let full = keys[i].full();
+    match rename(&full, is_leaf(keys, i))? {
         Action::Removed {
             replacement,
             reason,

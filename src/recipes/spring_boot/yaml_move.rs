@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use super::Key;
+use super::{Key, is_leaf};
 use crate::edit::{self, Edit};
 
 /// One key to move: its index in the key list, line, old and new full path.
@@ -39,12 +39,7 @@ impl Tree<'_> {
     }
 
     fn full(&self, i: usize) -> String {
-        let k = &self.keys[i];
-        if k.parent.is_empty() {
-            k.key.clone()
-        } else {
-            format!("{}.{}", k.parent, k.key)
-        }
+        self.keys[i].full()
     }
 
     /// The bytes of key `i` with everything below it: its line and the lines after it that
@@ -271,13 +266,12 @@ fn destination(tree: &Tree, i: usize, to: &str, moved: &[usize]) -> (Option<usiz
             if c == i || moved.contains(&c) || k.value.is_some() || is_above(tree, c, i) {
                 continue;
             }
-            if let Some(rest) = rel.strip_prefix(&format!("{}.", k.key)) {
-                let has_children = tree.keys.get(c + 1).is_some_and(|n| n.depth > k.depth);
-                if has_children {
-                    home = Some(c);
-                    rel = rest.to_string();
-                    continue 'descend;
-                }
+            if let Some(rest) = rel.strip_prefix(&format!("{}.", k.key))
+                && !is_leaf(tree.keys, c)
+            {
+                home = Some(c);
+                rel = rest.to_string();
+                continue 'descend;
             }
         }
         break;
