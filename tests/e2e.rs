@@ -1070,8 +1070,9 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
         "{captured}"
     );
     assert!(
-        text_of("config/src/main/resources/application.yml")
-            .ends_with("management:\n  prometheus.metrics.export:\n    enabled: true\n"),
+        text_of("config/src/main/resources/application.yml").ends_with(
+            "management:\n  prometheus:\n    metrics:\n      export:\n        enabled: true\n"
+        ),
         "{}",
         text_of("config/src/main/resources/application.yml")
     );
@@ -1103,7 +1104,7 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
             "config/src/main/resources/application.yml",
             "store-type",
             "spring.session.store-type no longer exists in Spring Boot 3",
-            "remove or replace it",
+            "commented out",
         ),
     ];
     let next = regex::Regex::new(r"; (web|security|data|batch|config)/|\n").unwrap();

@@ -23,7 +23,8 @@ Each deprecated key becomes
     types they agree (a number becoming a Duration counts as the same, as it does for the
     properties migrator);
   * otherwise a removal (`key`, with the `replacement` to set by hand and the
-    deprecation `reason` when there is one).
+    deprecation `reason` when there is one; `still_read` when a getter of the Boot 3 tag
+    still binds the key).
 
 Replacement chains (deprecated in 2.7 for a key deprecated again in 3.x) are followed to
 their end. A key whose type is a Map or Properties ends in `.` (it renames or removes the
@@ -315,6 +316,9 @@ def collect(git_dir, boot3_tag, boot2_tag):
         item = {"key": name + suffix, "source": origin}
         if end:
             item["replacement"] = end
+        if name in java3:
+            # Deprecated, yet a getter of the Boot 3 tag still binds it.
+            item["still_read"] = True
         reason = dep.get("reason")
         if repl and not end and not reason:
             # The replacement was removed in turn: its reason is this key's.
@@ -364,7 +368,7 @@ def render(renames, removals, boot3_tag, boot2_tag, commits):
     lines.append("removals:")
     for r in removals:
         fields = [f"key: {q(r['key'])}"]
-        for f in ("replacement", "reason", "source"):
+        for f in ("replacement", "reason", "still_read", "source"):
             if f in r:
                 fields.append(f"{f}: {q(r[f])}")
         lines.append("  - { " + ", ".join(fields) + " }")

@@ -17,6 +17,7 @@ use crate::recipes::pom_edit;
 
 use super::coordinates::{self, Kind, Move};
 
+mod comment_out;
 mod key_merge;
 mod yaml_move;
 use super::{FileResult, PomContext};
@@ -65,6 +66,9 @@ struct KeyRename {
     /// For a removed key (`to: ""`): what to set by hand instead, in other terms.
     #[serde(default)]
     replacement: Option<String>,
+    /// For a removed key: deprecated, yet Boot 3 still binds it.
+    #[serde(default)]
+    still_read: bool,
 }
 
 /// `catalog/spring-boot-3-properties.yml`, written by `scripts/spring-metadata/extract.py`
@@ -95,6 +99,9 @@ struct Removal {
     /// The key to set by hand: it takes a different value.
     replacement: Option<String>,
     reason: Option<String>,
+    /// Deprecated, yet a getter of the Boot 3 tag still binds it: it stays where it is.
+    #[serde(default)]
+    still_read: bool,
     #[serde(rename = "source")]
     _source: String,
 }
@@ -106,6 +113,9 @@ enum Action {
     Removed {
         replacement: Option<String>,
         reason: Option<String>,
+        /// Still bound by Boot 3 (deprecated there): reported, left as it is. Any other
+        /// removed key is commented out.
+        still_read: bool,
     },
 }
 
@@ -143,6 +153,7 @@ static TABLE: LazyLock<Compiled> = LazyLock::new(|| {
             Action::Removed {
                 replacement: r.replacement.clone(),
                 reason: None,
+                still_read: r.still_read,
             }
         } else {
             Action::To(r.to.clone())
@@ -157,6 +168,7 @@ static TABLE: LazyLock<Compiled> = LazyLock::new(|| {
         action: Action::Removed {
             replacement: r.replacement.clone(),
             reason: r.reason.clone(),
+            still_read: r.still_read,
         },
     });
     let mut exact = std::collections::HashMap::new();
@@ -334,23 +346,38 @@ fn rename(full: &str, leaf: bool) -> Option<Action> {
     })
 }
 
-/// The finding for a key Boot 3 no longer reads.
+/// What became of a key Boot 3 no longer binds, or binds deprecated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Left {
+    /// Deprecated, still bound: kept.
+    StillRead,
+    CommentedOut,
+    /// Not bound, yet kept: commenting it out would not have parsed.
+    AsIs,
+}
+
+/// The finding for a removed key at `line` of the file as written.
 fn removed_finding(
     line: usize,
     full: &str,
     replacement: Option<&str>,
     reason: Option<&str>,
+    left: Left,
 ) -> String {
     let why = reason
         .map(|r| format!(" ({})", r.trim_end_matches('.')))
         .unwrap_or_default();
+    let what = match left {
+        Left::StillRead => format!("line {line}: {full} is deprecated in Spring Boot 3{why}"),
+        Left::CommentedOut => {
+            format!("line {line}: {full} no longer exists in Spring Boot 3{why}; commented out")
+        }
+        Left::AsIs => format!("line {line}: {full} no longer exists in Spring Boot 3{why}"),
+    };
     match replacement {
-        Some(new) => format!(
-            "line {line}: {full} no longer exists in Spring Boot 3{why}; set {new} by hand, it takes a different value"
-        ),
-        None => format!(
-            "line {line}: {full} no longer exists in Spring Boot 3{why}; remove or replace it"
-        ),
+        Some(new) => format!("{what}; set {new} by hand, it takes a different value"),
+        None if left == Left::CommentedOut => what,
+        None => format!("{what}; remove or replace it"),
     }
 }
 
@@ -377,27 +404,27 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
         if merged.keys.contains(&i) {
             continue;
         }
-        let leaf = keys.get(i + 1).is_none_or(|next| next.depth <= k.depth);
+        let leaf = is_leaf(&keys, i);
         if moved_at.is_some_and(|d| k.depth > d) {
             continue;
         }
         moved_at = None;
-        let full = if k.parent.is_empty() {
-            k.key.clone()
-        } else {
-            format!("{}.{}", k.parent, k.key)
-        };
+        let full = k.full();
         let line = src[..k.range.start].matches('\n').count() + 1;
         match rename(&full, leaf) {
+            // The others are commented out below, and reported there.
             Some(Action::Removed {
                 replacement,
                 reason,
+                still_read: true,
             }) => result.findings.push(removed_finding(
                 line,
                 &full,
                 replacement.as_deref(),
                 reason.as_deref(),
+                Left::StillRead,
             )),
+            Some(Action::Removed { .. }) => {}
             Some(Action::To(new_full)) => {
                 let in_place = if k.parent.is_empty() {
                     Some(new_full.as_str())
@@ -405,15 +432,11 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
                     new_full.strip_prefix(&format!("{}.", k.parent))
                 };
                 moved_at = Some(k.depth);
-                let already: Vec<usize> = moves.iter().map(|m| m.key).collect();
                 match in_place {
-                    // A dotted key stays dotted; otherwise an existing mapping on the new
-                    // path takes it in.
-                    Some(new_key)
-                        if !yaml
-                            || k.key.contains('.')
-                            || !yaml_move::needs_move(src, &keys, i, &new_full, &already) =>
-                    {
+                    // A dotted key stays dotted, and a key keeping its depth is renamed;
+                    // otherwise the key is re-nested (under its parent, or into an existing
+                    // mapping on the new path).
+                    Some(new_key) if !yaml || k.key.contains('.') || !new_key.contains('.') => {
                         result.changes.push(format!("{full} -> {new_full}"));
                         edits.push(Edit::replace(k.range.clone(), new_key));
                     }
@@ -479,6 +502,12 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
                 .push(format!("conflicting key renames: {e}")),
         }
     }
+    // Keys Boot 3 no longer binds are commented out once the renames are made.
+    let (commented, findings) = comment_out::apply(result.text.as_deref().unwrap_or(src), yaml);
+    result.findings.extend(findings);
+    if commented.is_some() {
+        result.text = commented;
+    }
     result
 }
 
@@ -524,6 +553,23 @@ struct Key {
     range: std::ops::Range<usize>,
     /// The scalar value on the same line, if any.
     value: Option<std::ops::Range<usize>>,
+}
+
+impl Key {
+    /// The key's whole dotted name.
+    fn full(&self) -> String {
+        if self.parent.is_empty() {
+            self.key.clone()
+        } else {
+            format!("{}.{}", self.parent, self.key)
+        }
+    }
+}
+
+/// Is key `i` a leaf (no keys below it, so not only a prefix of others)?
+fn is_leaf(keys: &[Key], i: usize) -> bool {
+    keys.get(i + 1)
+        .is_none_or(|next| next.depth <= keys[i].depth)
 }
 
 fn lines_with_offsets(src: &str) -> impl Iterator<Item = (usize, &str)> {
@@ -713,7 +759,7 @@ mod tests {
         assert_eq!(
             r.text.as_deref(),
             Some(
-                "# redis\nspring.data.redis.host=localhost\nspring.data.redis.port = 6379\nmanagement.prometheus.metrics.export.enabled: true\nserver.max-http-request-header-size=16KB\nspring.jpa.properties.hibernate.dialect=org.hibernate.dialect.MySQLDialect\nspring.session.store-type=redis\n"
+                "# redis\nspring.data.redis.host=localhost\nspring.data.redis.port = 6379\nmanagement.prometheus.metrics.export.enabled: true\nserver.max-http-request-header-size=16KB\nspring.jpa.properties.hibernate.dialect=org.hibernate.dialect.MySQLDialect\n# Removed in Spring Boot 3\n# spring.session.store-type=redis\n"
             )
         );
         assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
@@ -726,7 +772,7 @@ mod tests {
         assert_eq!(
             r.text.as_deref(),
             Some(
-                "spring:\n  data.redis:\n    host: localhost # local\n    port: 6379\n  jpa:\n    properties:\n      hibernate.dialect: org.hibernate.dialect.PostgreSQLDialect\nmanagement:\n  prometheus.metrics.export:\n    enabled: true\nserver.max-http-request-header-size: 16KB\n"
+                "spring:\n  data:\n    redis:\n      host: localhost # local\n      port: 6379\n  jpa:\n    properties:\n      hibernate.dialect: org.hibernate.dialect.PostgreSQLDialect\nmanagement:\n  prometheus:\n    metrics:\n      export:\n        enabled: true\nserver.max-http-request-header-size: 16KB\n"
             )
         );
         assert!(r.findings.is_empty(), "{:?}", r.findings);
@@ -744,11 +790,11 @@ mod tests {
         assert_eq!(
             r.text.as_deref(),
             Some(
-                "spring:\n  data.redis:\n    host: a\n---\nspring:\n  config.activate.on-profile: prod\n  data:\n    web:\n      pageable:\n        max-page-size: 5\n    redis:\n      host: b\n      port: 1\n  sleuth:\n    sampler:\n      rate: 10\nmanagement:\n  metrics:\n    tags:\n      app: x\n  tracing.sampling.probability: 0.5\n  prometheus.metrics.export:\n    enabled: false\n"
+                "spring:\n  data:\n    redis:\n      host: a\n---\nspring:\n  config.activate.on-profile: prod\n  data:\n    web:\n      pageable:\n        max-page-size: 5\n    redis:\n      host: b\n      port: 1\n  # Removed in Spring Boot 3\n  # sleuth:\n  #   sampler:\n  #     rate: 10\nmanagement:\n  metrics:\n    tags:\n      app: x\n  tracing:\n    sampling:\n      probability: 0.5\n  prometheus:\n    metrics:\n      export:\n        enabled: false\n"
             )
         );
         assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
-        assert!(r.findings[0].starts_with("line 17: spring.sleuth.sampler.rate no longer exists"));
+        assert!(r.findings[0].starts_with("line 18: spring.sleuth.sampler.rate no longer exists"));
     }
 
     #[test]
@@ -801,19 +847,28 @@ mod tests {
     }
 
     #[test]
-    fn removed_keys_carry_the_reason_and_the_replacement() {
+    fn removed_keys_are_commented_out_with_the_reason_and_the_replacement() {
         let r = config_file(
-            "spring.banner.image.width=40\nspring.artemis.port=61616\n",
+            "spring.banner.image.width=40\nspring.artemis.port=61616\n  spring.session.store-type=redis,\\\n    jdbc\nspring.mvc.throw-exception-if-no-handler-found=true\n",
             false,
         );
-        assert_eq!(r.text, None);
+        assert_eq!(
+            r.text.as_deref(),
+            Some(
+                "# Removed in Spring Boot 3: Support for image banners has been removed.\n# spring.banner.image.width=40\n# Removed in Spring Boot 3: set spring.artemis.broker-url instead\n# spring.artemis.port=61616\n  # Removed in Spring Boot 3\n  # spring.session.store-type=redis,\\\n    # jdbc\nspring.mvc.throw-exception-if-no-handler-found=true\n"
+            )
+        );
         assert_eq!(
             r.findings,
             [
-                "line 1: spring.banner.image.width no longer exists in Spring Boot 3 (Support for image banners has been removed); remove or replace it",
-                "line 2: spring.artemis.port no longer exists in Spring Boot 3 (Replaced by one property for several old ones: spring.artemis.host, spring.artemis.port); set spring.artemis.broker-url by hand, it takes a different value",
+                "line 5: spring.mvc.throw-exception-if-no-handler-found is deprecated in Spring Boot 3; remove or replace it",
+                "line 2: spring.banner.image.width no longer exists in Spring Boot 3 (Support for image banners has been removed); commented out",
+                "line 4: spring.artemis.port no longer exists in Spring Boot 3 (Replaced by one property for several old ones: spring.artemis.host, spring.artemis.port); commented out; set spring.artemis.broker-url by hand, it takes a different value",
+                "line 6: spring.session.store-type no longer exists in Spring Boot 3; commented out",
             ]
         );
+        // Commented out, nothing is left to change.
+        assert_eq!(config_file(r.text.as_deref().unwrap(), false).text, None);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use super::Key;
+use super::{Key, is_leaf};
 use crate::edit::{self, Edit};
 
 /// One key to move: its index in the key list, line, old and new full path.
@@ -23,9 +23,9 @@ pub(super) struct Move {
 }
 
 /// The key list seen as a tree: lines, blocks and documents.
-struct Tree<'a> {
-    src: &'a str,
-    keys: &'a [Key],
+pub(super) struct Tree<'a> {
+    pub src: &'a str,
+    pub keys: &'a [Key],
 }
 
 impl Tree<'_> {
@@ -34,23 +34,18 @@ impl Tree<'_> {
         self.src[..at].rfind('\n').map_or(0, |n| n + 1)
     }
 
-    fn indent(&self, i: usize) -> usize {
+    pub fn indent(&self, i: usize) -> usize {
         self.keys[i].range.start - self.line_start(i)
     }
 
     fn full(&self, i: usize) -> String {
-        let k = &self.keys[i];
-        if k.parent.is_empty() {
-            k.key.clone()
-        } else {
-            format!("{}.{}", k.parent, k.key)
-        }
+        self.keys[i].full()
     }
 
     /// The bytes of key `i` with everything below it: its line and the lines after it that
     /// are blank or indented deeper (or a sequence at its own indent), trailing blank lines
     /// left out.
-    fn block(&self, i: usize) -> Range<usize> {
+    pub fn block(&self, i: usize) -> Range<usize> {
         let start = self.line_start(i);
         let indent = self.indent(i);
         let first_end = self.src[start..]
@@ -82,8 +77,13 @@ impl Tree<'_> {
         (0..i).rev().find(|&j| self.keys[j].depth == depth - 1)
     }
 
+    /// The mappings above key `i`, nearest first.
+    pub fn ancestors(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(self.parent(i), |&p| self.parent(p))
+    }
+
     /// The keys directly below `parent` (the top keys of `i`'s document for `None`).
-    fn children(&self, parent: Option<usize>, doc_of: usize) -> Vec<usize> {
+    pub fn children(&self, parent: Option<usize>, doc_of: usize) -> Vec<usize> {
         match parent {
             Some(p) => {
                 let block = self.block(p);
@@ -130,7 +130,7 @@ pub(super) fn edits(
     let tree = Tree { src, keys };
     let eol = edit::line_ending(src);
     let moved: Vec<usize> = moves.iter().map(|m| m.key).collect();
-    let mut removed: Vec<usize> = moved.clone();
+    let mut removed: Vec<usize> = Vec::new();
     let mut inserts: Vec<Edit> = Vec::new();
     let mut homes = Vec::new();
     for m in moves {
@@ -141,17 +141,37 @@ pub(super) fn edits(
         let text = edit::apply(&src[block.clone()], &inner).map_err(|e| e.to_string())?;
         let name = keys[m.key].range.clone();
         let name = name.start - block.start..name.end - block.start;
-        let new_indent = child_indent(&tree, home);
-        let mut out = format!("{}{}{}", " ".repeat(new_indent), rel, &text[name.end..]);
+        // A key written nested gets each new segment on its own line; a dotted one stays
+        // dotted.
+        let segments: Vec<&str> = if keys[m.key].key.contains('.') {
+            vec![rel.as_str()]
+        } else {
+            rel.split('.').collect()
+        };
+        let (last, above) = segments.split_last().expect("a key has a name");
+        let step = nesting_step(&tree, m.key, home);
+        let mut new_indent = child_indent(&tree, home);
+        let mut moved_text = String::new();
+        for segment in above {
+            moved_text.push_str(&format!("{}{segment}:{eol}", " ".repeat(new_indent)));
+            new_indent += step;
+        }
+        let mut out = format!("{}{last}{}", " ".repeat(new_indent), &text[name.end..]);
         if !out.ends_with('\n') {
             out.push_str(eol);
         }
         let (first, rest) = out.split_at(out.find('\n').map_or(out.len(), |n| n + 1));
-        let mut moved_text = first.to_string();
+        moved_text.push_str(first);
         let from = tree.indent(m.key);
         for line in rest.split_inclusive('\n') {
             moved_text.push_str(&reindent(line, from, new_indent)?);
         }
+        // Under the same parent the key is rewritten where it stands.
+        if home == tree.parent(m.key) {
+            edits.push(Edit::replace(block, moved_text));
+            continue;
+        }
+        removed.push(m.key);
         let at = insertion_point(&tree, home, m.key);
         if at > 0 && !src[..at].ends_with('\n') {
             moved_text.insert_str(0, eol);
@@ -177,16 +197,7 @@ pub(super) fn edits(
     let tops: Vec<usize> = removed
         .iter()
         .copied()
-        .filter(|&i| {
-            let mut p = tree.parent(i);
-            while let Some(q) = p {
-                if removed.contains(&q) {
-                    return false;
-                }
-                p = tree.parent(q);
-            }
-            true
-        })
+        .filter(|&i| !tree.ancestors(i).any(|a| removed.contains(&a)))
         .collect();
     for i in tops {
         let block = tree.block(i);
@@ -220,7 +231,9 @@ pub(super) fn group(src: &str, keys: &[Key], mut moves: Vec<Move>) -> Vec<Move> 
                 to = Some(parent_to);
             }
             let to = to?.to_string();
-            (to != tree.full(p)).then(|| (p, children.clone(), to))
+            // Keys going deeper below their own parent are re-nested one by one.
+            let below = to == tree.full(p) || to.starts_with(&format!("{}.", tree.full(p)));
+            (!below).then(|| (p, children.clone(), to))
         });
         let Some((p, children, to)) = grouped else {
             return moves;
@@ -236,25 +249,12 @@ pub(super) fn group(src: &str, keys: &[Key], mut moves: Vec<Move>) -> Vec<Move> 
     }
 }
 
-/// Does key `i` have to leave its parent for `to`: a new path outside it, or one through a
-/// mapping that already exists (`spring.redis` -> `spring.data.redis` beside `spring.data`)?
-pub(super) fn needs_move(src: &str, keys: &[Key], i: usize, to: &str, moved: &[usize]) -> bool {
-    let tree = Tree { src, keys };
-    destination(&tree, i, to, moved).0 != tree.parent(i)
-}
-
 /// Where key `i` goes for its new path `to`: the mapping that will hold it (`None`: the top
 /// of its document) and its key there, relative to that mapping.
 fn destination(tree: &Tree, i: usize, to: &str, moved: &[usize]) -> (Option<usize>, String) {
-    let mut home = None;
-    let mut p = tree.parent(i);
-    while let Some(q) = p {
-        if to.starts_with(&format!("{}.", tree.full(q))) {
-            home = Some(q);
-            break;
-        }
-        p = tree.parent(q);
-    }
+    let mut home = tree
+        .ancestors(i)
+        .find(|&q| to.starts_with(&format!("{}.", tree.full(q))));
     let mut rel = match home {
         Some(h) => to[tree.full(h).len() + 1..].to_string(),
         None => to.to_string(),
@@ -266,13 +266,12 @@ fn destination(tree: &Tree, i: usize, to: &str, moved: &[usize]) -> (Option<usiz
             if c == i || moved.contains(&c) || k.value.is_some() || is_above(tree, c, i) {
                 continue;
             }
-            if let Some(rest) = rel.strip_prefix(&format!("{}.", k.key)) {
-                let has_children = tree.keys.get(c + 1).is_some_and(|n| n.depth > k.depth);
-                if has_children {
-                    home = Some(c);
-                    rel = rest.to_string();
-                    continue 'descend;
-                }
+            if let Some(rest) = rel.strip_prefix(&format!("{}.", k.key))
+                && !is_leaf(tree.keys, c)
+            {
+                home = Some(c);
+                rel = rest.to_string();
+                continue 'descend;
             }
         }
         break;
@@ -282,14 +281,7 @@ fn destination(tree: &Tree, i: usize, to: &str, moved: &[usize]) -> (Option<usiz
 
 /// Is `a` an ancestor of `i`?
 fn is_above(tree: &Tree, a: usize, i: usize) -> bool {
-    let mut p = tree.parent(i);
-    while let Some(q) = p {
-        if q == a {
-            return true;
-        }
-        p = tree.parent(q);
-    }
-    false
+    tree.ancestors(i).any(|p| p == a)
 }
 
 /// The indent of keys inside `home`: that of its first key, else two more than its own.
@@ -302,6 +294,18 @@ fn child_indent(tree: &Tree, home: Option<usize>) -> usize {
             .filter(|n| n.depth == tree.keys[h].depth + 1)
             .map_or(tree.indent(h) + 2, |_| tree.indent(h + 1)),
     }
+}
+
+/// How much deeper each new level of a re-nested key goes: as the key's own children are
+/// indented, else as `home`'s are, else two spaces.
+fn nesting_step(tree: &Tree, i: usize, home: Option<usize>) -> usize {
+    let below = |k: usize| {
+        tree.keys
+            .get(k + 1)
+            .filter(|n| n.depth == tree.keys[k].depth + 1)
+            .map(|_| tree.indent(k + 1) - tree.indent(k))
+    };
+    below(i).or_else(|| home.and_then(below)).unwrap_or(2)
 }
 
 /// After the last line of `home`'s block (of the document holding `i` for the top level).
@@ -384,6 +388,9 @@ mod tests {
         "spring.sleuth.sampler.probability",
         "spring.sleuth.sampler.rate",
         "spring.application.name",
+        "spring.jpa.hibernate.use-new-id-generator-mappings",
+        "spring.jpa.hibernate.ddl-auto",
+        "spring.mvc.pathmatch.use-suffix-pattern",
         "server.port",
     ];
 
@@ -424,7 +431,8 @@ mod tests {
     }
 
     proptest! {
-        /// Whatever moves, the result parses and holds every value exactly once.
+        /// Whatever moves, the result parses and holds every value exactly once, but those
+        /// of keys Boot 3 no longer binds, which are commented out.
         #[test]
         fn moves_keep_every_value(
             picks in prop::sample::subsequence(PATHS, 1..PATHS.len()).prop_shuffle(),
@@ -435,9 +443,19 @@ mod tests {
             // Duplicate keys are not YAML; such a draw says nothing.
             prop_assume!(super::flatten(&src).is_ok());
             let r = config_file(&src, true);
-            if let Some(out) = &r.text {
-                prop_assert_eq!(values(out), values(&src), "{} ->\n{}", src, out);
-            }
+            let gone = |path: &str| {
+                matches!(
+                    super::super::rename(path, true),
+                    Some(super::super::Action::Removed { still_read: false, .. })
+                )
+            };
+            let mut kept: Vec<String> = (0..picks.len())
+                .filter(|&n| !gone(picks[n]))
+                .map(|n| n.to_string())
+                .collect();
+            kept.sort();
+            let out = r.text.as_deref().unwrap_or(&src);
+            prop_assert_eq!(values(out), kept, "{} ->\n{}", src, out);
         }
     }
 

@@ -1,0 +1,5 @@
+package org.springframework.security.core;
+
+public interface Authentication {
+    String getName();
+}
