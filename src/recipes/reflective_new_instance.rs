@@ -235,13 +235,15 @@ fn private_calls_handled(method: Node, name: &str, src: &str) -> bool {
         let Some(p) = x.parent() else {
             return;
         };
-        let is_name = |field: &str| p.child_by_field_name(field).is_some_and(|f| f.id() == x.id());
+        let is_name = |field: &str| {
+            p.child_by_field_name(field)
+                .is_some_and(|f| f.id() == x.id())
+        };
         match p.kind() {
             "method_declaration" if is_name("name") => declarations += 1,
             "method_invocation"
                 if is_name("name")
-                    && p
-                        .child_by_field_name("object")
+                    && p.child_by_field_name("object")
                         .is_none_or(|o| o.kind() == "this") =>
             {
                 ok &= handled_broadly(p, src);

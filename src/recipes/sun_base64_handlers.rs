@@ -37,7 +37,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::{Scope, visit_calls};
+use super::java_types::{Scope, mentions, visit_calls};
 use super::reflective_new_instance::{catches, nearest_try};
 use crate::edit::{Edit, whole_line};
 use crate::java_syntax::{self, field_text, text};
@@ -363,20 +363,10 @@ fn holder_edits(
         Edit::replace(ty.byte_range(), coder.new_type),
         Edit::replace(value.byte_range(), coder.factory),
     ];
-    let mut movable = true;
-    java_syntax::walk(root, |x| {
-        if !movable || x.kind() != "identifier" || x.id() == name.id() {
-            return;
-        }
-        if text(x, src) != text(name, src) {
-            return;
-        }
-        match use_edits(x, coder, scope, src) {
-            Some(mut e) => edits.append(&mut e),
-            None => movable = false,
-        }
-    });
-    movable.then_some(edits)
+    for x in mentions(root, name, src) {
+        edits.extend(use_edits(x, coder, scope, src)?);
+    }
+    Some(edits)
 }
 
 /// For one mention of a coder variable: the edits moving the call it receives, when it is
@@ -417,12 +407,17 @@ fn use_edits(ident: Node, coder: &Coder, scope: &Scope, src: &str) -> Option<Vec
     if coder.fqn == DECODER {
         // decodeBuffer threw IOException; decode throws none.
         if let Some(t) = nearest_try(call) {
-            let broad = catches(t, src)
-                .iter()
-                .any(|c| c.types.iter().any(|t| matches!(*t, "Exception" | "Throwable")));
+            let broad = catches(t, src).iter().any(|c| {
+                c.types
+                    .iter()
+                    .any(|t| matches!(*t, "Exception" | "Throwable"))
+            });
             if !broad {
                 let narrowed = narrowable_handler(t, src, 1)?;
-                edits.push(Edit::replace(narrowed.byte_range(), "IllegalArgumentException"));
+                edits.push(Edit::replace(
+                    narrowed.byte_range(),
+                    "IllegalArgumentException",
+                ));
             }
         }
     }

@@ -236,7 +236,9 @@ fn arrows(switch: Node, src: &str) -> Option<Vec<Edit>> {
             let trailing = comments
                 .iter()
                 .filter(|(c, _)| {
-                    c.start >= l.end_byte() && c.end <= end && !src[l.end_byte()..c.start].contains('\n')
+                    c.start >= l.end_byte()
+                        && c.end <= end
+                        && !src[l.end_byte()..c.start].contains('\n')
                 })
                 .map(|(c, _)| c.end)
                 .max();
@@ -259,7 +261,12 @@ fn arrows(switch: Node, src: &str) -> Option<Vec<Edit>> {
         };
         let rule = match kept {
             [] => "{}".to_string(),
-            [one] if matches!(one.kind(), "expression_statement" | "throw_statement" | "block") => {
+            [one]
+                if matches!(
+                    one.kind(),
+                    "expression_statement" | "throw_statement" | "block"
+                ) =>
+            {
                 src[slice.clone()?].to_string()
             }
             [first, ..] => {
@@ -287,7 +294,11 @@ fn arrows(switch: Node, src: &str) -> Option<Vec<Edit>> {
 fn shares_locals(arms: &[Arm], src: &str) -> bool {
     arms.iter().enumerate().any(|(i, arm)| {
         let mut declared = Vec::new();
-        for stmt in arm.body.iter().filter(|s| s.kind() == "local_variable_declaration") {
+        for stmt in arm
+            .body
+            .iter()
+            .filter(|s| s.kind() == "local_variable_declaration")
+        {
             let mut c = stmt.walk();
             for d in stmt.children_by_field_name("declarator", &mut c) {
                 declared.extend(d.child_by_field_name("name").map(|n| text(n, src)));
@@ -410,7 +421,8 @@ mod tests {
                 "case 1 -> a += 1; default -> a = 2;",
             ),
         ] {
-            let src = format!("class A {{ int a, b; void f(int k) {{ switch (k) {{ {body} }} }} }}");
+            let src =
+                format!("class A {{ int a, b; void f(int k) {{ switch (k) {{ {body} }} }} }}");
             assert_eq!(
                 rewrite(&src).text.unwrap(),
                 format!("class A {{ int a, b; void f(int k) {{ switch (k) {{ {arrows} }} }} }}")
