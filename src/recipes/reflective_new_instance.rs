@@ -261,7 +261,9 @@ fn handled_broadly(n: Node, src: &str) -> bool {
     while let Some(p) = child.parent() {
         match p.kind() {
             "lambda_expression" | "class_body" => return false,
-            "method_declaration" => return thrown(p, src).iter().any(|t| BROAD.contains(t)),
+            "method_declaration" | "constructor_declaration" => {
+                return thrown(p, src).iter().any(|t| BROAD.contains(t));
+            }
             "try_statement" | "try_with_resources_statement"
                 if p.child_by_field_name("body")
                     .is_some_and(|b| b.id() == child.id())
