@@ -30,7 +30,7 @@ CLASSES = [
     # java.lang
     (r"java\.lang\.(Boolean|Byte|Character|Double|Integer|Long|Short)\(", "F", "wrapper-constructors/boxing-constructor"),
     (r"java\.lang\.Float\(", "F", "wrapper-constructors/float-constructor* (literals, primitive and String variables; else detected)"),
-    (r"java\.lang\.Class\.newInstance\(", "F", f"{D}/class-new-instance (where the handler takes the new exceptions; else detected)"),
+    (r"java\.lang\.Class\.newInstance\(", "F", f"{D}/class-new-instance (where the handler or throws clause takes the new exceptions, or is extended where no caller can break; else detected)"),
     (r"java\.lang\.Runtime\.Version\.(major|minor|security)\(", "F", f"{D}/version-*"),
     (r"java\.lang\.Runtime\.exec\(", "F", f"{J18}/runtime-exec-literal (plain-word literals, targets 18+; else {J18}/runtime-exec-string)"),
     (r"java\.lang\.Runtime\.trace(Instructions|MethodCalls)", "F", f"{D}/runtime-trace-calls (no-op statement dropped)"),
@@ -62,7 +62,7 @@ CLASSES = [
     (r"sun\.misc\.Unsafe\.defineClass", "D", f"{R}/unsafe-define-class"),
     (r"sun\.reflect\.", "D", f"{R}/sun-reflect"),
     # java.math, java.util
-    (r"java\.math\.BigDecimal", "F", "bigdecimal-rounding-mode (constant arguments; other uses detected)"),
+    (r"java\.math\.BigDecimal", "F", "bigdecimal-rounding-mode (constant arguments, and a private or local int holding one used only as such; other uses detected)"),
     (r"java\.util\.Locale\(", "F", f"{J20}/locale-of (target 21)"),
     (r"java\.util\.(Observable|Observer)", "D", f"{R}/observable (guidance: PropertyChangeSupport or Flow; no drop-in)"),
     (r"java\.util\.concurrent\.Executors\.privileged", "D", f"{R}/privileged-executors"),
@@ -75,7 +75,7 @@ CLASSES = [
     (r"java\.util\.logging\.LogRecord\.(get|set)ThreadID", "F", f"{D}/log-record-*-thread-id"),
     (r"java\.util\.logging\.LogRecord\.setMillis", "F", f"{D}/log-record-set-millis"),
     # java.net, java.io
-    (r"java\.net\.URL\(java\.lang\.String\)", "F", f"{J20}/url-from-literal (literals, target 21; else detected)"),
+    (r"java\.net\.URL\(java\.lang\.String\)", "F", f"{J20}/url-from-literal (literals and final constants holding one, target 21; else detected)"),
     (r"java\.net\.URL\(", "D", f"{J20}/url-constructor (target 21)"),
     (r"java\.net\.MulticastSocket\.", "D", f"{R}/multicast-socket-inet-address"),
     (r"java\.net\.(DatagramSocket|ServerSocket|Socket)\.set\w*Factory", "I", "rare: custom socket implementations; no drop-in successor"),
@@ -282,7 +282,10 @@ def main():
     w("\n`java.util.Date`'s deprecated constructors and accessors (1.1) are not mechanical (time zone")
     w("and calendar semantics) and are left alone; `sun.misc.BASE64Encoder/Decoder` (not a public API,")
     w("so not in jdeprscan's lists, gone in 9) become `java.util.Base64` where created and used in one")
-    w("expression (`base64-from-sun-misc`; one kept in a variable or field is reported), and")
+    w("expression or held in a variable or field whose every use moves with it (`base64-from-sun-misc`;")
+    w("any other use is reported), `com.sun.net.ssl` (gone in 9) classes with javax.net.ssl's API move")
+    w("there, while `HostnameVerifier`/`HttpsURLConnection` (their defaults configured only the old")
+    w("protocol handler's connections) are reported with that reason, and")
     w("`javax.xml.bind.DatatypeConverter`'s Base64 and hex helpers (JAXB left with Java 11) become")
     w("`java.util.Base64` and `HexFormat` for targets 17+ (`jaxb-datatype-converter`). Imports of")
     w("JDK-internal packages (`sun.security.*`, `com.sun.org.apache.*`, `jdk.internal.*`, ...: not")
@@ -304,6 +307,7 @@ OLDER = [
     ("java.io.File", "toURL() -> toURI().toURL()", f"{D}/file-to-url"),
     ("java.lang.ClassLoader", "defineClass(byte[],int,int) -> defineClass(null, ..)", f"{D}/define-class-without-name"),
     ("java.sql.DriverManager", "setLogStream -> setLogWriter", f"{D}/driver-manager-log-stream*"),
+    ("java.lang.String", "String(byte[], 0[, off, len]) -> (.., StandardCharsets.ISO_8859_1)", f"{D}/string-hibyte-zero*"),
     ("java.lang.Thread", "stop/suspend/resume/destroy (detected)", f"{R}/thread-stop"),
 ]
 

@@ -32,6 +32,21 @@ pub fn visit_calls(
     Some(scope.imports)
 }
 
+/// Every identifier in the file spelled like the variable name `name` declares, but that
+/// declaration: where a recipe moving a variable with all its uses looks at each. A second
+/// declaration of the name, or a method of that name, is among them, so a recipe accepting
+/// only the uses it can move never moves a shadowed or ambiguous one.
+pub fn mentions<'t>(root: Node<'t>, name: Node<'t>, src: &str) -> Vec<Node<'t>> {
+    let spelled = java_syntax::text(name, src);
+    let mut out = Vec::new();
+    java_syntax::walk(root, |x| {
+        if x.kind() == "identifier" && x.id() != name.id() && java_syntax::text(x, src) == spelled {
+            out.push(x);
+        }
+    });
+    out
+}
+
 /// What a file declares and imports, for resolving the names it uses.
 pub struct Scope<'a> {
     src: &'a str,

@@ -18,6 +18,7 @@ pub mod overlay;
 pub mod pom_edit;
 pub mod reflective_new_instance;
 pub mod registry;
+pub mod rounding_mode_holders;
 pub mod spring_batch;
 pub mod spring_boot;
 pub mod spring_security;

@@ -16,6 +16,19 @@
 //! `IllegalStateException` or `IllegalArgumentException`, or as the last argument of a
 //! `log`/`logger` call. Anything else stays a task with its line (the rule's detector).
 //!
+//! A coder held in a variable (a field or a local) moves as a whole, or not at all:
+//!
+//! ```java
+//! private final BASE64Encoder enc = new BASE64Encoder();  ... enc.encode(bytes)
+//! private final Base64.Encoder enc = Base64.getMimeEncoder(); ... enc.encodeToString(bytes)
+//! ```
+//!
+//! when the variable is initialised with `new BASE64Encoder()` (`BASE64Decoder`), its name
+//! is declared nowhere else in the file, and every use is a call of `encode(x)`
+//! (`decodeBuffer(x)`) on it. A decoder's calls must also compile without `IOException`:
+//! outside any `try` (a `throws` clause stays valid), in a `try` that also catches
+//! `Exception` or `Throwable`, or as above, narrowing the handler.
+//!
 //! The code half of `base64-from-sun-misc`.
 
 use std::collections::BTreeSet;
@@ -24,14 +37,32 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::{Scope, visit_calls};
+use super::java_types::{Scope, mentions, visit_calls};
 use super::reflective_new_instance::{catches, nearest_try};
 use crate::edit::{Edit, whole_line};
 use crate::java_syntax::{self, field_text, text};
 
 const DECODER: &str = "sun.misc.BASE64Decoder";
+const ENCODER: &str = "sun.misc.BASE64Encoder";
 
 pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
+    let first = decode_buffer_in_try(src, package_types);
+    let second = holders(first.text.as_deref().unwrap_or(src), package_types);
+    let FileResult {
+        text,
+        mut changes,
+        mut findings,
+    } = first;
+    changes.extend(second.changes);
+    findings.extend(second.findings);
+    FileResult {
+        text: second.text.or(text),
+        changes,
+        findings,
+    }
+}
+
+fn decode_buffer_in_try(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
     let mut rewritten = 0;
@@ -39,7 +70,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         let Some(argument) = decode_buffer_argument(n, scope) else {
             return;
         };
-        let Some(catch_type) = nearest_try(n).and_then(|t| narrowable_handler(t, src)) else {
+        let Some(catch_type) = nearest_try(n).and_then(|t| narrowable_handler(t, src, 2)) else {
             return;
         };
         edits.push(Edit::replace(
@@ -101,8 +132,9 @@ fn decode_buffer_argument<'t>(n: Node<'t>, scope: &Scope) -> Option<Node<'t>> {
 }
 
 /// The `IOException` catch type to narrow, when the `try` holds nothing but the statement
-/// around the call and its one handler is `catch (IOException e)` using `e` safely.
-fn narrowable_handler<'t>(try_node: Node<'t>, src: &'t str) -> Option<Node<'t>> {
+/// around the call (making `calls` calls and creations in all) and its one handler is
+/// `catch (IOException e)` using `e` safely.
+fn narrowable_handler<'t>(try_node: Node<'t>, src: &'t str, calls: usize) -> Option<Node<'t>> {
     if try_node.kind() != "try_statement" {
         return None;
     }
@@ -112,16 +144,16 @@ fn narrowable_handler<'t>(try_node: Node<'t>, src: &'t str) -> Option<Node<'t>> 
     }
     // Nothing else in the statement may call or construct anything.
     let statement = body.named_child(0)?;
-    let mut calls = 0;
+    let mut made = 0;
     java_syntax::walk(statement, |x| {
         if matches!(
             x.kind(),
             "method_invocation" | "object_creation_expression" | "lambda_expression"
         ) {
-            calls += 1;
+            made += 1;
         }
     });
-    if calls != 2 {
+    if made != calls {
         return None;
     }
     let clauses = catches(try_node, src);
@@ -197,4 +229,197 @@ fn safe_use(id: Node, src: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// A `sun.misc` coder class, its `java.util.Base64` successor and the one call moved with it.
+struct Coder {
+    fqn: &'static str,
+    simple: &'static str,
+    new_type: &'static str,
+    factory: &'static str,
+    call: &'static str,
+    new_call: &'static str,
+}
+
+const CODERS: [Coder; 2] = [
+    Coder {
+        fqn: ENCODER,
+        simple: "BASE64Encoder",
+        new_type: "Base64.Encoder",
+        factory: "Base64.getMimeEncoder()",
+        call: "encode",
+        new_call: "encodeToString",
+    },
+    Coder {
+        fqn: DECODER,
+        simple: "BASE64Decoder",
+        new_type: "Base64.Decoder",
+        factory: "Base64.getMimeDecoder()",
+        call: "decodeBuffer",
+        new_call: "decode",
+    },
+];
+
+const STREAMS: [&str; 5] = [
+    "java.nio.ByteBuffer",
+    "java.io.InputStream",
+    "java.io.ByteArrayInputStream",
+    "java.io.FileInputStream",
+    "java.io.BufferedInputStream",
+];
+
+/// Coders held in variables (see the module doc).
+fn holders(src: &str, package_types: &[String]) -> FileResult {
+    let mut result = FileResult::default();
+    if !src.contains("BASE64") {
+        return result;
+    }
+    let Some(parsed) = java_syntax::parse_clean(src) else {
+        return result;
+    };
+    let root = parsed.tree.root_node();
+    let scope = Scope::new(root, src).in_package_with(package_types);
+    if scope.import_would_clash("java.util.Base64") {
+        return result;
+    }
+    let imports = java_syntax::imports(root, src);
+    let mut edits = Vec::new();
+    let mut moved = [0usize; 2];
+    java_syntax::walk(root, |decl| {
+        if !matches!(
+            decl.kind(),
+            "field_declaration" | "local_variable_declaration"
+        ) {
+            return;
+        }
+        let Some(ty) = decl.child_by_field_name("type") else {
+            return;
+        };
+        let Some(i) = CODERS.iter().position(|c| scope.denotes(ty, c.fqn)) else {
+            return;
+        };
+        if let Some(mut holder) = holder_edits(decl, ty, &CODERS[i], root, &scope, src) {
+            let line = decl.start_position().row + 1;
+            result.changes.push(format!(
+                "line {line}: {} held in a variable -> {}",
+                CODERS[i].simple, CODERS[i].new_type
+            ));
+            edits.append(&mut holder);
+            moved[i] += 1;
+        }
+    });
+    if edits.is_empty() {
+        return result;
+    }
+    // Each moved holder took two mentions (its type and its creation); the import goes
+    // when it was the only one left.
+    for (coder, moved) in CODERS.iter().zip(moved) {
+        let import = imports
+            .iter()
+            .find(|i| !i.wildcard && !i.is_static && i.path == coder.fqn);
+        if let Some(i) = import
+            && src.matches(coder.simple).count() == 2 * moved + 1
+        {
+            edits.push(Edit::replace(whole_line(src, i.range.clone()), ""));
+        }
+    }
+    apply_code_edits(
+        src,
+        &edits,
+        &BTreeSet::from(["java.util.Base64"]),
+        "BASE64 coder variables",
+        &mut result,
+    );
+    result
+}
+
+/// The edits that move one coder variable, when all its uses can move with it.
+fn holder_edits(
+    decl: Node,
+    ty: Node,
+    coder: &Coder,
+    root: Node,
+    scope: &Scope,
+    src: &str,
+) -> Option<Vec<Edit>> {
+    let mut c = decl.walk();
+    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    let [declarator] = declarators.as_slice() else {
+        return None;
+    };
+    let name = declarator.child_by_field_name("name")?;
+    let value = declarator.child_by_field_name("value")?;
+    if value.kind() != "object_creation_expression"
+        || value
+            .child_by_field_name("arguments")
+            .is_none_or(|a| a.named_child_count() > 0)
+        || value.child_by_field_name("class_body").is_some()
+        || !scope.denotes(value, coder.fqn)
+        || !field_text(*declarator, "dimensions", src).is_empty()
+    {
+        return None;
+    }
+    let mut edits = vec![
+        Edit::replace(ty.byte_range(), coder.new_type),
+        Edit::replace(value.byte_range(), coder.factory),
+    ];
+    for x in mentions(root, name, src) {
+        edits.extend(use_edits(x, coder, scope, src)?);
+    }
+    Some(edits)
+}
+
+/// For one mention of a coder variable: the edits moving the call it receives, when it is
+/// `v.encode(x)` / `v.decodeBuffer(x)` (or `this.v...`) and still compiles moved.
+fn use_edits(ident: Node, coder: &Coder, scope: &Scope, src: &str) -> Option<Vec<Edit>> {
+    let mut receiver = ident;
+    let parent = ident.parent()?;
+    if parent.kind() == "field_access" {
+        let object = parent.child_by_field_name("object")?;
+        if object.kind() != "this"
+            || parent
+                .child_by_field_name("field")
+                .is_none_or(|f| f.id() != ident.id())
+        {
+            return None;
+        }
+        receiver = parent;
+    }
+    let call = receiver.parent()?;
+    if call.kind() != "method_invocation"
+        || call
+            .child_by_field_name("object")
+            .is_none_or(|o| o.id() != receiver.id())
+        || field_text(call, "name", src) != coder.call
+        || call
+            .child_by_field_name("arguments")
+            .is_none_or(|a| a.named_child_count() != 1)
+    {
+        return None;
+    }
+    // The overloads taking a stream or a buffer have no like-named successor.
+    let argument = call.child_by_field_name("arguments")?.named_child(0)?;
+    if STREAMS.iter().any(|t| scope.denotes(argument, t)) {
+        return None;
+    }
+    let method_name = call.child_by_field_name("name")?;
+    let mut edits = vec![Edit::replace(method_name.byte_range(), coder.new_call)];
+    if coder.fqn == DECODER {
+        // decodeBuffer threw IOException; decode throws none.
+        if let Some(t) = nearest_try(call) {
+            let broad = catches(t, src).iter().any(|c| {
+                c.types
+                    .iter()
+                    .any(|t| matches!(*t, "Exception" | "Throwable"))
+            });
+            if !broad {
+                let narrowed = narrowable_handler(t, src, 1)?;
+                edits.push(Edit::replace(
+                    narrowed.byte_range(),
+                    "IllegalArgumentException",
+                ));
+            }
+        }
+    }
+    Some(edits)
 }

@@ -6,6 +6,15 @@
 //! must be exhaustive, and without the enum's constants we cannot prove it otherwise), no
 //! branch falls through into code (labels that share a body become one `case A, B`), and no
 //! comment inside would be lost.
+//!
+//! Any other `switch` statement whose branches end in `break` (at least one), `return`,
+//! `throw` or `continue` (the last one may end as it likes) keeps being a statement, with
+//! arrow labels (Java 14): `case A: f(); break;` -> `case A -> f();`, several statements
+//! in a block. Without fall-through, an arrow rule runs exactly the statements its colon
+//! group ran; a `break` left inside a rule still leaves the switch. Not where a branch
+//! names a local variable another branch declares (the colon groups share one scope, the
+//! rules do not), nor where a comment sits between a label and the code or before the
+//! dropped `break`.
 
 use tree_sitter::Node;
 
@@ -37,6 +46,12 @@ pub fn rewrite(src: &str) -> FileResult {
                 None => (n.byte_range(), text),
             };
             rw.edits.push(Edit::replace(range, text));
+        } else if let Some(edits) = arrows(n, src) {
+            rw.changes.push(format!(
+                "switch-expressions: line {}: switch statement -> arrow labels",
+                n.start_position().row + 1
+            ));
+            rw.edits.extend(edits);
         }
     })
 }
@@ -164,6 +179,143 @@ fn arms<'t>(body: Node<'t>, src: &str) -> Option<Vec<Arm<'t>>> {
     (pending.is_empty() && !out.is_empty()).then_some(out)
 }
 
+/// The edits giving a switch statement arrow labels, one per arm (see the module doc).
+fn arrows(switch: Node, src: &str) -> Option<Vec<Edit>> {
+    let body = switch.child_by_field_name("body")?;
+    let arms = arms(body, src)?;
+    // Comments are extras among the statements: kept where they sit, never a statement.
+    let arms: Vec<Arm> = arms
+        .into_iter()
+        .map(|a| Arm {
+            body: a
+                .body
+                .into_iter()
+                .filter(|s| !s.kind().contains("comment"))
+                .collect(),
+            ..a
+        })
+        .collect();
+    if arms.iter().any(|a| a.body.is_empty()) {
+        return None;
+    }
+    let ends = |a: &Arm, kinds: &[&str]| a.body.last().is_some_and(|s| kinds.contains(&s.kind()));
+    let last = arms.len() - 1;
+    if !arms[..last].iter().all(|a| {
+        ends(
+            a,
+            &[
+                "break_statement",
+                "return_statement",
+                "throw_statement",
+                "continue_statement",
+            ],
+        )
+    }) || !arms.iter().any(|a| ends(a, &["break_statement"]))
+        || shares_locals(&arms, src)
+    {
+        return None;
+    }
+    let mut comments = Vec::new();
+    java_syntax::walk(body, |n| {
+        if n.kind().contains("comment") {
+            comments.push((n.byte_range(), n.kind() == "line_comment"));
+        }
+    });
+    let eol = line_ending(src);
+    let mut edits = Vec::new();
+    for arm in &arms {
+        let plain_break = |s: &Node| s.kind() == "break_statement" && s.named_child_count() == 0;
+        let kept = match arm.body.split_last() {
+            Some((b, rest)) if plain_break(b) => rest,
+            _ => arm.body.as_slice(),
+        };
+        let start = arm.first_label.start_byte();
+        let end = arm.body.last()?.end_byte();
+        // The kept statements, with a comment that ends the last one's line.
+        let slice = kept.first().zip(kept.last()).map(|(f, l)| {
+            let trailing = comments
+                .iter()
+                .filter(|(c, _)| {
+                    c.start >= l.end_byte()
+                        && c.end <= end
+                        && !src[l.end_byte()..c.start].contains('\n')
+                })
+                .map(|(c, _)| c.end)
+                .max();
+            f.start_byte()..trailing.unwrap_or(l.end_byte())
+        });
+        if comments.iter().any(|(c, _)| {
+            c.start >= start
+                && c.end <= end
+                && !slice
+                    .as_ref()
+                    .is_some_and(|k| k.start <= c.start && c.end <= k.end)
+        }) {
+            return None;
+        }
+        let head = if arm.labels.contains(&None) {
+            "default".to_string()
+        } else {
+            let values: Vec<&str> = arm.labels.iter().flatten().map(String::as_str).collect();
+            format!("case {}", values.join(", "))
+        };
+        let rule = match kept {
+            [] => "{}".to_string(),
+            [one]
+                if matches!(
+                    one.kind(),
+                    "expression_statement" | "throw_statement" | "block"
+                ) =>
+            {
+                src[slice.clone()?].to_string()
+            }
+            [first, ..] => {
+                let k = slice.clone()?;
+                let line_comment = comments
+                    .iter()
+                    .any(|(c, line)| *line && k.start <= c.start && c.end <= k.end);
+                if !src[k.clone()].contains('\n') && !line_comment {
+                    format!("{{ {} }}", &src[k])
+                } else if first.start_position().row == arm.first_label.start_position().row {
+                    return None;
+                } else {
+                    let line_start = src[..k.start].rfind('\n').map_or(0, |i| i + 1);
+                    let indent = indent_at(src, start);
+                    format!("{{{eol}{}{eol}{indent}}}", &src[line_start..k.end])
+                }
+            }
+        };
+        edits.push(Edit::replace(start..end, format!("{head} -> {rule}")));
+    }
+    Some(edits)
+}
+
+/// Whether one arm names a local variable another declares at its top level.
+fn shares_locals(arms: &[Arm], src: &str) -> bool {
+    arms.iter().enumerate().any(|(i, arm)| {
+        let mut declared = Vec::new();
+        for stmt in arm
+            .body
+            .iter()
+            .filter(|s| s.kind() == "local_variable_declaration")
+        {
+            let mut c = stmt.walk();
+            for d in stmt.children_by_field_name("declarator", &mut c) {
+                declared.extend(d.child_by_field_name("name").map(|n| text(n, src)));
+            }
+        }
+        arms.iter().enumerate().any(|(j, other)| {
+            let mut named = false;
+            for stmt in other.body.iter().filter(|_| i != j) {
+                java_syntax::walk(*stmt, |n| {
+                    named |= n.kind() == "identifier" && declared.contains(&text(n, src));
+                });
+            }
+            named
+        })
+    })
+}
+
 /// `return e;` gives `e;`, `throw x;` itself: the arm's expression-form body.
 fn returns(arm: &Arm, src: &str) -> Option<String> {
     let [stmt] = arm.body.as_slice() else {
@@ -234,18 +386,47 @@ mod tests {
     }
 
     #[test]
+    fn a_switch_statement_without_fall_through_takes_arrow_labels() {
+        let src = "class A {\n  void f(int k) {\n    switch (k) {\n      case 1:\n        a();\n        break;\n      case 2:\n      case 3:\n        a();\n        // twice\n        b();\n        break;\n      case 4: b(); return;\n      case 5:\n        b(); // only b\n        break;\n      default:\n        throw new IllegalStateException();\n    }\n  }\n  void a() {}\n  void b() {}\n}\n";
+        assert_eq!(
+            rewrite(src).text.unwrap(),
+            "class A {\n  void f(int k) {\n    switch (k) {\n      case 1 -> a();\n      case 2, 3 -> {\n        a();\n        // twice\n        b();\n      }\n      case 4 -> { b(); return; }\n      case 5 -> b(); // only b\n      default -> throw new IllegalStateException();\n    }\n  }\n  void a() {}\n  void b() {}\n}\n"
+        );
+    }
+
+    #[test]
     fn fall_through_no_default_comments_or_mixed_targets_are_left_alone() {
         for body in [
             "case 1: g(); case 2: return 2; default: return 0;",
             "case 1: return 1; case 2: return 2;",
             "case 1: return 1; // one\n default: return 0;",
-            "case 1: a = 1; break; default: b = 2;",
-            "case 1: a += 1; break; default: a = 2;",
+            "case 1: int x = 1; g(); break; case 2: x = 2; g(); break;",
+            "case 1: g(); h(); // done\n break; default: g();",
+            "case 1: g();\n // done\n break; default: g();",
+            "case 1: g(); break; case 2: g(); default: g();",
         ] {
             let src = format!(
-                "class A {{ int a, b; int f(int k) {{ switch (k) {{ {body} }} return 0; }} void g() {{}} }}"
+                "class A {{ int a, b; int f(int k) {{ switch (k) {{ {body} }} return 0; }} void g() {{}} void h() {{}} }}"
             );
             assert_eq!(rewrite(&src).text, None, "{body}");
+        }
+        // Not one expression, but no fall-through: a statement with arrow labels.
+        for (body, arrows) in [
+            (
+                "case 1: a = 1; break; default: b = 2;",
+                "case 1 -> a = 1; default -> b = 2;",
+            ),
+            (
+                "case 1: a += 1; break; default: a = 2;",
+                "case 1 -> a += 1; default -> a = 2;",
+            ),
+        ] {
+            let src =
+                format!("class A {{ int a, b; void f(int k) {{ switch (k) {{ {body} }} }} }}");
+            assert_eq!(
+                rewrite(&src).text.unwrap(),
+                format!("class A {{ int a, b; void f(int k) {{ switch (k) {{ {arrows} }} }} }}")
+            );
         }
     }
 }

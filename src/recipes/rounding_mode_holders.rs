@@ -1,0 +1,141 @@
+//! A `BigDecimal.ROUND_*` constant held in an `int` (a private field or a local) whose every
+//! use is the rounding argument of `setScale` or `divide` on a `BigDecimal`: the variable
+//! becomes a `RoundingMode`, so those calls take the overloads that are not deprecated:
+//!
+//! ```java
+//! private final int mode = BigDecimal.ROUND_HALF_UP;           ... v.setScale(2, mode)
+//! private final RoundingMode mode = RoundingMode.HALF_UP;      ... v.setScale(2, mode)
+//! ```
+//!
+//! Each `ROUND_X` equals `RoundingMode.X`'s old int, and the int overloads compute with
+//! `RoundingMode.valueOf(int)`, so the result is the same. Any other use (arithmetic,
+//! another call, an assignment, a qualified `this.mode`) leaves the variable to the rule's
+//! detector. The code half of `bigdecimal-rounding-mode`.
+
+use std::collections::BTreeSet;
+
+use tree_sitter::Node;
+
+use super::FileResult;
+use super::java_rules::apply_code_edits;
+use super::java_types::{Scope, mentions};
+use crate::edit::Edit;
+use crate::java_syntax::{self, field_text, text};
+
+const BIG_DECIMAL: &str = "java.math.BigDecimal";
+const MODES: [&str; 8] = [
+    "UP",
+    "DOWN",
+    "CEILING",
+    "FLOOR",
+    "HALF_UP",
+    "HALF_DOWN",
+    "HALF_EVEN",
+    "UNNECESSARY",
+];
+
+pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
+    let mut result = FileResult::default();
+    if !src.contains("ROUND_") {
+        return result;
+    }
+    let Some(parsed) = java_syntax::parse_clean(src) else {
+        return result;
+    };
+    let root = parsed.tree.root_node();
+    let scope = Scope::new(root, src).in_package_with(package_types);
+    if scope.import_would_clash("java.math.RoundingMode") {
+        return result;
+    }
+    let mut edits = Vec::new();
+    java_syntax::walk(root, |decl| {
+        let private = || {
+            java_syntax::modifiers_of(decl)
+                .is_some_and(|m| text(m, src).split_whitespace().any(|w| w == "private"))
+        };
+        let held = match decl.kind() {
+            "local_variable_declaration" => true,
+            "field_declaration" => private(),
+            _ => false,
+        };
+        let Some(ty) = decl.child_by_field_name("type").filter(|_| held) else {
+            return;
+        };
+        let mut c = decl.walk();
+        let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+        let [d] = declarators.as_slice() else {
+            return;
+        };
+        let (Some(name), Some(value)) = (
+            d.child_by_field_name("name"),
+            d.child_by_field_name("value"),
+        ) else {
+            return;
+        };
+        let Some(mode) = rounding_constant(value, &scope, src) else {
+            return;
+        };
+        let uses = mentions(root, name, src);
+        if text(ty, src) != "int"
+            || uses.is_empty()
+            || !uses.iter().all(|u| rounding_argument(*u, &scope, src))
+        {
+            return;
+        }
+        edits.push(Edit::replace(ty.byte_range(), "RoundingMode"));
+        edits.push(Edit::replace(
+            value.byte_range(),
+            format!("RoundingMode.{mode}"),
+        ));
+        result.changes.push(format!(
+            "line {}: int {} = BigDecimal.ROUND_{mode} -> RoundingMode",
+            decl.start_position().row + 1,
+            text(name, src)
+        ));
+    });
+    if edits.is_empty() {
+        return result;
+    }
+    apply_code_edits(
+        src,
+        &edits,
+        &BTreeSet::from(["java.math.RoundingMode"]),
+        "RoundingMode variables",
+        &mut result,
+    );
+    result
+}
+
+/// `HALF_UP` for `BigDecimal.ROUND_HALF_UP`, its owner resolved to java.math.BigDecimal.
+fn rounding_constant<'s>(value: Node, scope: &Scope, src: &'s str) -> Option<&'s str> {
+    if value.kind() != "field_access" {
+        return None;
+    }
+    let object = value.child_by_field_name("object")?;
+    let mode = field_text(value, "field", src).strip_prefix("ROUND_")?;
+    (MODES.contains(&mode) && scope.denotes(object, BIG_DECIMAL)).then_some(mode)
+}
+
+/// Whether `ident` is the last argument, the rounding mode, of `setScale(int, int)`,
+/// `divide(BigDecimal, int)` or `divide(BigDecimal, int, int)` on a `BigDecimal`.
+fn rounding_argument(ident: Node, scope: &Scope, src: &str) -> bool {
+    let Some(args) = ident.parent().filter(|p| p.kind() == "argument_list") else {
+        return false;
+    };
+    let Some(call) = args.parent().filter(|c| c.kind() == "method_invocation") else {
+        return false;
+    };
+    let n = args.named_child_count();
+    let last = args
+        .named_child(n.saturating_sub(1) as u32)
+        .is_some_and(|l| l.id() == ident.id());
+    let shape = match field_text(call, "name", src) {
+        "setScale" => n == 2,
+        "divide" => n == 2 || n == 3,
+        _ => false,
+    };
+    last && shape
+        && call
+            .child_by_field_name("object")
+            .is_some_and(|o| scope.denotes(o, BIG_DECIMAL))
+}
