@@ -41,6 +41,26 @@ pub struct FileResult {
     pub findings: Vec<String>,
 }
 
+impl FileResult {
+    /// This result, then `next` on the text it left (`src` when it changed nothing): one
+    /// result for two passes over a file.
+    pub fn then(self, src: &str, next: impl FnOnce(&str) -> FileResult) -> FileResult {
+        let FileResult {
+            text,
+            mut changes,
+            mut findings,
+        } = self;
+        let second = next(text.as_deref().unwrap_or(src));
+        changes.extend(second.changes);
+        findings.extend(second.findings);
+        FileResult {
+            text: second.text.or(text),
+            changes,
+            findings,
+        }
+    }
+}
+
 pub const JAVA_LEVEL: &str = "java-level";
 pub const BUILD_PLUGINS: &str = "build-plugins";
 pub const REMOVED_JAVA_EE_APIS: &str = "removed-java-ee-apis";

@@ -46,20 +46,7 @@ const DECODER: &str = "sun.misc.BASE64Decoder";
 const ENCODER: &str = "sun.misc.BASE64Encoder";
 
 pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
-    let first = decode_buffer_in_try(src, package_types);
-    let second = holders(first.text.as_deref().unwrap_or(src), package_types);
-    let FileResult {
-        text,
-        mut changes,
-        mut findings,
-    } = first;
-    changes.extend(second.changes);
-    findings.extend(second.findings);
-    FileResult {
-        text: second.text.or(text),
-        changes,
-        findings,
-    }
+    decode_buffer_in_try(src, package_types).then(src, |text| holders(text, package_types))
 }
 
 fn decode_buffer_in_try(src: &str, package_types: &[String]) -> FileResult {

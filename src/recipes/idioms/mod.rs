@@ -27,34 +27,13 @@ pub fn transform(name: &str) -> Option<Transform> {
         "spring-security-6" => Some(|src, _| super::spring_security::rewrite(src)),
         "spring-batch-5" => Some(|src, _| super::spring_batch::rewrite(src)),
         "springfox-annotations" => Some(|src, _| {
-            then(
-                super::annotation_moves::springfox(src),
-                src,
-                super::springfox_docket::rewrite,
-            )
+            super::annotation_moves::springfox(src).then(src, super::springfox_docket::rewrite)
         }),
         "kafka-send-callbacks" => Some(super::kafka_send_callbacks::rewrite),
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
         "base64-decode-handlers" => Some(super::sun_base64_handlers::rewrite),
         "bigdecimal-rounding-holders" => Some(super::rounding_mode_holders::rewrite),
         _ => None,
-    }
-}
-
-/// `first`, then `next` on the text `first` left.
-fn then(first: FileResult, src: &str, next: fn(&str) -> FileResult) -> FileResult {
-    let FileResult {
-        text,
-        mut changes,
-        mut findings,
-    } = first;
-    let second = next(text.as_deref().unwrap_or(src));
-    changes.extend(second.changes);
-    findings.extend(second.findings);
-    FileResult {
-        text: second.text.or(text),
-        changes,
-        findings,
     }
 }
 
