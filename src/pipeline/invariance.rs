@@ -152,33 +152,47 @@ mod tests {
         assert_eq!(differences[0].before, "assertEquals(4, f())");
     }
 
+    /// Built-in API rewrites inside assertions, by a rule (`new Integer(12)`) and by a code
+    /// half (`Class.newInstance()`, which also widens the method's throws clause).
     #[test]
     fn a_builtin_api_rewrite_inside_an_assertion_is_not_a_difference() {
+        let cases = [
+            (
+                "wrapper-constructors",
+                "class ATest {\n  @org.junit.jupiter.api.Test void a() { assertEquals(\"12\", f(new Integer(12))); }\n}\n",
+            ),
+            (
+                "deprecated-jdk-renames",
+                "class ATest {\n  @org.junit.jupiter.api.Test void a() throws InstantiationException, IllegalAccessException {\n    assertNotNull(ATest.class.newInstance());\n  }\n}\n",
+            ),
+        ];
         let none = Junit3Bases::new();
-        let wrappers = crate::recipes::java_rules::BUILTIN_SOURCES
-            .iter()
-            .map(|s| JavaRecipe::parse(s).unwrap())
-            .find(|r| r.id == "wrapper-constructors")
-            .unwrap();
-        let before = "class ATest {\n  @org.junit.jupiter.api.Test void a() { assertEquals(\"12\", f(new Integer(12))); }\n}\n";
-        let after = before.replace("new Integer(12)", "Integer.valueOf(12)");
-        let mut originals = BTreeMap::new();
-        remember(&mut originals, Path::new("ATest.java"), before);
-        let plain = judge(&originals, |_| Some(after.clone()), str::to_string, &none);
-        assert!(
-            matches!(&plain, StepResult::InvarianceChecked { differences, .. } if differences.len() == 1),
-            "without the recipe the change counts: {plain:?}"
-        );
-        let equivalent = |src: &str| {
-            wrappers
-                .apply(src, &[])
-                .text
-                .unwrap_or_else(|| src.to_string())
-        };
-        let judged = judge(&originals, |_| Some(after.clone()), equivalent, &none);
-        assert!(
-            matches!(&judged, StepResult::InvarianceChecked { differences, .. } if differences.is_empty()),
-            "{judged:?}"
-        );
+        for (id, before) in cases {
+            let recipe = crate::recipes::java_rules::BUILTIN_SOURCES
+                .iter()
+                .map(|s| JavaRecipe::parse(s).unwrap())
+                .find(|r| r.id == id)
+                .unwrap();
+            let equivalent = |src: &str| {
+                recipe
+                    .apply(src, &[])
+                    .text
+                    .unwrap_or_else(|| src.to_string())
+            };
+            let after = equivalent(before);
+            assert_ne!(after, before, "{id} rewrites the case");
+            let mut originals = BTreeMap::new();
+            remember(&mut originals, Path::new("ATest.java"), before);
+            let plain = judge(&originals, |_| Some(after.clone()), str::to_string, &none);
+            assert!(
+                matches!(&plain, StepResult::InvarianceChecked { differences, .. } if differences.len() == 1),
+                "{id}: without the recipe the change counts: {plain:?}"
+            );
+            let judged = judge(&originals, |_| Some(after.clone()), equivalent, &none);
+            assert!(
+                matches!(&judged, StepResult::InvarianceChecked { differences, .. } if differences.is_empty()),
+                "{id}: {judged:?}"
+            );
+        }
     }
 }
