@@ -160,9 +160,9 @@ impl Store {
     }
 
     /// Records deliveries and queues their jobs in one transaction (one sync for the lot:
-    /// the webhook edge's group commit), with one statement per table for the whole batch.
-    /// Each answer is [`Store::record_delivery`]'s; a delivery id twice in one batch counts
-    /// once.
+    /// the webhook edge's group commit), a few multi-row statements per table for the whole
+    /// batch. Each answer is [`Store::record_delivery`]'s; a delivery id twice in one batch
+    /// counts once.
     pub async fn record_deliveries(&self, batch: &[Delivery]) -> anyhow::Result<Vec<bool>> {
         let mut tx = self.pool.begin().await?;
         let mut answers = insert_deliveries(&mut tx, batch).await?;
