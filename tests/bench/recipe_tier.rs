@@ -2,6 +2,11 @@
 //! analyzed (each file parsed once) and migrated (each JUnit 4 file parsed once more by the
 //! recipe, files in parallel), then written. Run with `cargo bench --bench recipe_tier`;
 //! `UPLIFT_BENCH_FILES` changes the size.
+//!
+//! Then one file that grows (generated code, or a hostile repository): 1,000 to 8,000
+//! statements, each a deprecated JDK call a recipe rewrites. The time per statement must stay
+//! flat as the file doubles; a rule or type lookup that walks the file per match shows up
+//! here as a time that quadruples.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -69,6 +74,93 @@ fn peak_rss_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// A one-file project whose single class holds `statements` deprecated JDK calls in
+/// methods of 500 statements.
+fn generate_big_file(root: &Path, statements: usize) {
+    std::fs::write(root.join("pom.xml"), "<project>\n  <artifactId>big</artifactId>\n  <properties>\n    <maven.compiler.source>1.8</maven.compiler.source>\n  </properties>\n</project>\n").unwrap();
+    let calls = [
+        "Integer a{i} = new Integer({i});",
+        "String b{i} = URLEncoder.encode(s);",
+        "boolean c{i} = Character.isSpace(ch);",
+        "Long d{i} = new Long({i}L);",
+        "BigDecimal e{i} = x.setScale(2, BigDecimal.ROUND_HALF_UP);",
+        "Object f{i} = new Double(1.5);",
+    ];
+    let mut s = String::from(
+        "package p;\n\nimport java.math.BigDecimal;\nimport java.net.URLEncoder;\n\npublic class Big {\n",
+    );
+    for i in 0..statements {
+        if i % 500 == 0 {
+            let _ = writeln!(s, "  void m{i}(String s, char ch, BigDecimal x) {{");
+        }
+        let _ = writeln!(
+            s,
+            "    {}",
+            calls[i % calls.len()].replace("{i}", &i.to_string())
+        );
+        if i % 500 == 499 || i + 1 == statements {
+            s.push_str("  }\n");
+        }
+    }
+    s.push_str("}\n");
+    let dir = root.join("src/main/java/p");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("Big.java"), s).unwrap();
+}
+
+/// What one migration of a generated tree cost.
+struct Timings {
+    analyze_s: f64,
+    execute_s: f64,
+    write_s: f64,
+    tasks: usize,
+    done: usize,
+    written: usize,
+}
+
+/// Analyzes, plans and migrates `root` (in memory), then writes the result.
+fn migrate(root: &Path, config: &Config) -> Timings {
+    let t = Instant::now();
+    let fp = uplift::analyze::analyze(root, &[]).unwrap();
+    let analyze_s = t.elapsed().as_secs_f64();
+    let registry = Registry::load(None, &config.recipes).unwrap();
+    let tasks = plan::plan(&fp, config, &registry, None).tasks;
+    let inputs = execute::Inputs {
+        root,
+        fingerprint: &fp,
+        config,
+        registry: &registry,
+        kept: &Default::default(),
+    };
+    let t = Instant::now();
+    let (overlay, records) = execute::execute(&inputs, &tasks, |_| {});
+    let execute_s = t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let written = overlay.commit().unwrap().len();
+    Timings {
+        analyze_s,
+        execute_s,
+        write_s: t.elapsed().as_secs_f64(),
+        tasks: records.len(),
+        done: records.iter().filter(|r| r.status.is_done()).count(),
+        written,
+    }
+}
+
+fn big_file_scaling(config: &Config) {
+    for statements in [1000, 2000, 4000, 8000] {
+        let dir = tempfile::tempdir().unwrap();
+        generate_big_file(dir.path(), statements);
+        let t = migrate(dir.path(), config);
+        assert_eq!(t.written, 2, "the file and the pom are rewritten");
+        println!(
+            "one file, {statements} statements: {:.2} s ({:.0} µs per statement)",
+            t.execute_s,
+            t.execute_s * 1e6 / statements as f64
+        );
+    }
+}
+
 fn main() {
     let files: usize = std::env::var("UPLIFT_BENCH_FILES")
         .ok()
@@ -84,27 +176,16 @@ fn main() {
         target: 17,
         ..Config::default()
     };
-    let t = Instant::now();
-    let fp = uplift::analyze::analyze(root, &[]).unwrap();
-    let analyze_s = t.elapsed().as_secs_f64();
-    let registry = Registry::load(None, &config.recipes).unwrap();
-    let tasks = plan::plan(&fp, &config, &registry, None).tasks;
-    let t = Instant::now();
-    let inputs = execute::Inputs {
-        root,
-        fingerprint: &fp,
-        config: &config,
-        registry: &registry,
-        kept: &Default::default(),
-    };
-    let (overlay, records) = execute::execute(&inputs, &tasks, |_| {});
-    let execute_s = t.elapsed().as_secs_f64();
-    let t = Instant::now();
-    let written = overlay.commit().unwrap();
-    let write_s = t.elapsed().as_secs_f64();
-    let done = records.iter().filter(|r| r.status.is_done()).count();
+    let Timings {
+        analyze_s,
+        execute_s,
+        write_s,
+        tasks,
+        done,
+        written,
+    } = migrate(root, &config);
     assert_eq!(
-        written.len(),
+        written,
         files / 2 + 1,
         "every test file and the pom are rewritten"
     );
@@ -115,15 +196,15 @@ fn main() {
         mb / analyze_s
     );
     println!(
-        "execute: {execute_s:.2} s ({} tasks, {done} done; {:.0} test files/s)",
-        records.len(),
+        "execute: {execute_s:.2} s ({tasks} tasks, {done} done; {:.0} test files/s)",
         (files / 2) as f64 / execute_s
     );
-    println!("write:   {write_s:.2} s ({} files)", written.len());
+    println!("write:   {write_s:.2} s ({written} files)");
     println!(
         "total:   {total:.2} s ({:.0} files/s, {:.1} MB/s), peak RSS {:.0} MB",
         files as f64 / total,
         mb / total,
         peak_rss_mb()
     );
+    big_file_scaling(&config);
 }
