@@ -81,9 +81,13 @@ pub fn take_within(edits: &mut Vec<Edit>, range: Range<usize>) -> Vec<Edit> {
         .collect()
 }
 
-/// The line ending a file already uses, so inserted lines match it.
+/// The line ending a file already uses, so inserted lines match it: that of its first line
+/// break (recipes ask once per edit, so the answer must not cost a scan of the file).
 pub fn line_ending(text: &str) -> &'static str {
-    if text.contains("\r\n") { "\r\n" } else { "\n" }
+    match text.find('\n') {
+        Some(i) if text[..i].ends_with('\r') => "\r\n",
+        _ => "\n",
+    }
 }
 
 /// `range` widened to its whole line (with the line break) when nothing else is on it.
@@ -223,5 +227,7 @@ mod tests {
         assert_eq!(indent_at("x\n    y", 6), "    ");
         assert_eq!(line_ending("a\r\nb"), "\r\n");
         assert_eq!(line_ending("a\nb"), "\n");
+        assert_eq!(line_ending("ab"), "\n");
+        assert_eq!(line_ending("a\r\nb\nc"), "\r\n");
     }
 }

@@ -3,10 +3,10 @@
 //! recipe, files in parallel), then written. Run with `cargo bench --bench recipe_tier`;
 //! `UPLIFT_BENCH_FILES` changes the size.
 //!
-//! Then one file that grows (generated code, or a hostile repository): 1,000 to 8,000
-//! statements, each a deprecated JDK call a recipe rewrites. The time per statement must stay
-//! flat as the file doubles; a rule or type lookup that walks the file per match shows up
-//! here as a time that quadruples.
+//! Then files that grow (generated code, or a hostile repository): 1,000 to 8,000
+//! statements, each a deprecated JDK call a recipe rewrites, and a JUnit 3 `TestCase` of as
+//! many test methods. The time per statement must stay flat as the files double; a rule, type
+//! lookup or edit that scans the file per match shows up here as a time that quadruples.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -74,10 +74,10 @@ fn peak_rss_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-/// A one-file project whose single class holds `statements` deprecated JDK calls in
-/// methods of 500 statements.
-fn generate_big_file(root: &Path, statements: usize) {
-    std::fs::write(root.join("pom.xml"), "<project>\n  <artifactId>big</artifactId>\n  <properties>\n    <maven.compiler.source>1.8</maven.compiler.source>\n  </properties>\n</project>\n").unwrap();
+/// A project of two big files: a class holding `statements` deprecated JDK calls in
+/// methods of 500 statements, and a JUnit 3 `TestCase` of as many test methods.
+fn generate_big_files(root: &Path, statements: usize) {
+    std::fs::write(root.join("pom.xml"), "<project>\n  <artifactId>big</artifactId>\n  <properties>\n    <maven.compiler.source>1.8</maven.compiler.source>\n  </properties>\n  <dependencies>\n    <dependency>\n      <groupId>junit</groupId>\n      <artifactId>junit</artifactId>\n      <version>3.8.2</version>\n    </dependency>\n  </dependencies>\n</project>\n").unwrap();
     let calls = [
         "Integer a{i} = new Integer({i});",
         "String b{i} = URLEncoder.encode(s);",
@@ -106,6 +106,20 @@ fn generate_big_file(root: &Path, statements: usize) {
     let dir = root.join("src/main/java/p");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("Big.java"), s).unwrap();
+
+    let mut t = String::from(
+        "package p;\n\nimport junit.framework.TestCase;\n\npublic class BigTest extends TestCase {\n    private int x;\n\n    protected void setUp() {\n        x = 1;\n    }\n",
+    );
+    for i in 0..statements {
+        let _ = write!(
+            t,
+            "\n    public void test{i}() {{\n        assertEquals(\"m{i}\", {i}, x * {i});\n        assertTrue(\"positive\", x > 0);\n    }}\n"
+        );
+    }
+    t.push_str("}\n");
+    let dir = root.join("src/test/java/p");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("BigTest.java"), t).unwrap();
 }
 
 /// What one migration of a generated tree cost.
@@ -150,11 +164,11 @@ fn migrate(root: &Path, config: &Config) -> Timings {
 fn big_file_scaling(config: &Config) {
     for statements in [1000, 2000, 4000, 8000] {
         let dir = tempfile::tempdir().unwrap();
-        generate_big_file(dir.path(), statements);
+        generate_big_files(dir.path(), statements);
         let t = migrate(dir.path(), config);
-        assert_eq!(t.written, 2, "the file and the pom are rewritten");
+        assert_eq!(t.written, 3, "both files and the pom are rewritten");
         println!(
-            "one file, {statements} statements: {:.2} s ({:.0} µs per statement)",
+            "two files of {statements} statements and test methods: {:.2} s ({:.0} µs per statement)",
             t.execute_s,
             t.execute_s * 1e6 / statements as f64
         );
