@@ -143,6 +143,14 @@ fn conformance_suite() {
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "yml"))
+        // `CONFORMANCE_ONLY=junit4` runs the suites whose file name contains it (while
+        // working on one recipe); unset, every suite runs.
+        .filter(|p| {
+            std::env::var("CONFORMANCE_ONLY").map_or(true, |only| {
+                p.file_stem()
+                    .is_some_and(|s| s.to_string_lossy().contains(&only))
+            })
+        })
         .collect();
     files.sort();
     let (mut cases, mut failures) = (0, Vec::new());
@@ -226,16 +234,18 @@ fn conformance_suite() {
         to_compile.len(),
         on_jdk.len()
     );
-    assert!(
-        to_compile.len() >= 10,
-        "the Spring recipes' cases compile against the API stubs"
-    );
     assert!(cases > 0);
-    assert!(
-        tests_judged > 20,
-        "the invariance property must judge the JUnit cases"
-    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    if std::env::var_os("CONFORMANCE_ONLY").is_none() {
+        assert!(
+            to_compile.len() >= 10,
+            "the Spring recipes' cases compile against the API stubs"
+        );
+        assert!(
+            tests_judged > 20,
+            "the invariance property must judge the JUnit cases"
+        );
+    }
 }
 
 /// Signature stubs of the Spring APIs the cases use, written from the published Javadoc:

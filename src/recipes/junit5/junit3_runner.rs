@@ -45,6 +45,8 @@ pub struct SuiteMembers {
     /// Each file becoming a JUnit Platform suite: its `suite()` method's bytes, and the
     /// project files of the classes it gathers.
     platform_suites: BTreeMap<PathBuf, (Range<usize>, Vec<PathBuf>)>,
+    /// The build can be given `junit-platform-suite`: suites may become platform suites.
+    platform: bool,
 }
 
 impl SuiteMembers {
@@ -89,7 +91,14 @@ impl SuiteMembers {
         SuiteMembers {
             gathered_by,
             platform_suites,
+            platform,
         }
+    }
+
+    /// Whether the build can be given `junit-platform-suite` (a JUnit 4 `Suite` may become a
+    /// JUnit Platform suite).
+    pub fn platform(&self) -> bool {
+        self.platform
     }
 
     /// Whether a file other than `path` gathers `class` into a suite.

@@ -18,6 +18,7 @@
 //! | `@Rule OutputCaptureRule` (Boot 2.2+)      | `@ExtendWith(OutputCaptureExtension.class)`, a `CapturedOutput` parameter where it is read |
 //! | JUnit 3 default `suite()`, test-name constructor, text-runner `main` | removed (`junit3_runner`) |
 //! | JUnit 3 `suite()` that only gathers classes | `@Suite @SelectClasses` (`junit3_runner`) |
+//! | `@RunWith(Suite) @SuiteClasses` on a class without fixtures or tests | `@Suite @SelectClasses` |
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -209,7 +210,7 @@ impl Structure {
             _ => {}
         });
         for &class in &classes {
-            s.class_annotations(class, src)?;
+            s.class_annotations(class, src, &types, &around)?;
             s.rules(class, src, around, &types)?;
             if let Some(rule) = class
                 .parent()
@@ -266,12 +267,26 @@ impl Structure {
         self.imports_removed.push(path.to_string());
     }
 
-    fn class_annotations(&mut self, class: Node, src: &str) -> Result<(), String> {
+    fn class_annotations(
+        &mut self,
+        class: Node,
+        src: &str,
+        types: &java_types::Scope,
+        around: &Surroundings,
+    ) -> Result<(), String> {
         let Some(mods) = modifiers_of(class) else {
             return Ok(());
         };
         for a in annotations(mods) {
             match simple(annotation_name(a, src)) {
+                "RunWith"
+                    if class_literals(a, src).is_some_and(|r| {
+                        r.first()
+                            .is_some_and(|r| types.names(r, "org.junit.runners.Suite"))
+                    }) && around.suite_members.is_some_and(|(m, _)| m.platform()) =>
+                {
+                    self.junit4_suite(a, class, src)?
+                }
                 "RunWith" => self.run_with(a, class, src)?,
                 "Category" => self.category(a, src)?,
                 "FixMethodOrder" => self.fix_method_order(a, src)?,
@@ -1005,6 +1020,89 @@ impl Structure {
             .push("static org.junit.jupiter.api.Assertions.*".into());
         self.junit3 = true;
         self.changes.push("JUnit 3 TestCase -> Jupiter".into());
+        Ok(())
+    }
+
+    /// `@RunWith(Suite.class) @SuiteClasses({..})` -> `@Suite @SelectClasses({..})`: the same
+    /// classes, run by the JUnit Platform suite engine (a member left on JUnit 4 runs there
+    /// on the vintage engine). JUnit 4's runner also runs the suite class's own
+    /// `@BeforeClass`, `@AfterClass` and `@ClassRule` around its members, which a platform
+    /// suite does not: such a class stays on JUnit 4, as does one with tests of its own.
+    fn junit4_suite(&mut self, run_with: Node, class: Node, src: &str) -> Result<(), String> {
+        let listed = modifiers_of(class)
+            .into_iter()
+            .flat_map(annotations)
+            .find(|a| simple(annotation_name(*a, src)) == "SuiteClasses")
+            .ok_or("@RunWith(Suite) without @SuiteClasses")?;
+        let args = listed
+            .child_by_field_name("arguments")
+            .ok_or("@SuiteClasses without classes")?;
+        let value = args
+            .named_child(0)
+            .map(|v| v.child_by_field_name("value").unwrap_or(v))
+            .ok_or("@SuiteClasses without classes")?;
+        let mut c = value.walk();
+        let elements: Vec<Node> = if value.kind() == "element_value_array_initializer" {
+            value.named_children(&mut c).collect()
+        } else {
+            vec![value]
+        };
+        if elements.iter().any(|e| e.kind() != "class_literal") {
+            return Err("@SuiteClasses lists more than class literals".into());
+        }
+        let body = class
+            .child_by_field_name("body")
+            .ok_or("suite without a body")?;
+        let mut b = body.walk();
+        let junit_member = body.named_children(&mut b).any(|m| {
+            modifiers_of(m).is_some_and(|mods| {
+                annotations(mods).iter().any(|a| {
+                    matches!(
+                        simple(annotation_name(*a, src)),
+                        "Test"
+                            | "Before"
+                            | "After"
+                            | "BeforeClass"
+                            | "AfterClass"
+                            | "Rule"
+                            | "ClassRule"
+                    )
+                })
+            })
+        });
+        if junit_member {
+            return Err("@RunWith(Suite) class with fixtures, rules or tests of its own".into());
+        }
+        if modifiers_of(class).is_some_and(|mods| {
+            annotations(mods)
+                .iter()
+                .any(|a| simple(annotation_name(*a, src)) == "Ignore")
+        }) {
+            return Err(
+                "@Ignore on a @RunWith(Suite) class (a platform suite has no @Disabled)".into(),
+            );
+        }
+        self.take(run_with);
+        self.take(listed);
+        self.edits
+            .push(Edit::replace(run_with.byte_range(), "@Suite"));
+        self.edits.push(Edit::replace(
+            listed.byte_range(),
+            format!("@SelectClasses{}", text(args, src)),
+        ));
+        for import in [
+            "org.junit.runner.RunWith",
+            "org.junit.runners.Suite",
+            "org.junit.runners.Suite.SuiteClasses",
+        ] {
+            self.remove_import(import);
+        }
+        for name in ["Suite", "SelectClasses"] {
+            self.imports_needed
+                .push(format!("org.junit.platform.suite.api.{name}"));
+        }
+        self.changes
+            .push("@RunWith(Suite) @SuiteClasses -> @Suite @SelectClasses".into());
         Ok(())
     }
 
