@@ -82,10 +82,12 @@ pub fn take_within(edits: &mut Vec<Edit>, range: Range<usize>) -> Vec<Edit> {
 }
 
 /// The line ending a file already uses, so inserted lines match it: that of its first line
-/// break (recipes ask once per edit, so the answer must not cost a scan of the file).
+/// break, looked for in the first 64 KiB (recipes ask once per edit, so the answer must not
+/// cost a scan of the file; a file without a line break there gets `\n`).
 pub fn line_ending(text: &str) -> &'static str {
-    match text.find('\n') {
-        Some(i) if text[..i].ends_with('\r') => "\r\n",
+    let head = &text.as_bytes()[..text.len().min(1 << 16)];
+    match head.iter().position(|&b| b == b'\n') {
+        Some(i) if i > 0 && head[i - 1] == b'\r' => "\r\n",
         _ => "\n",
     }
 }
