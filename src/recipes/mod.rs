@@ -2,6 +2,7 @@
 //! and a one-line description; the planner names them in tasks and the journal records them.
 
 pub mod annotation_moves;
+pub mod batch_configurer;
 pub mod build_plugins;
 pub mod coordinates;
 pub mod dependencies;

@@ -25,7 +25,9 @@ pub fn transform(name: &str) -> Option<Transform> {
         "switch-expressions" => Some(|src, _| switch_expressions::rewrite(src)),
         "text-blocks" => Some(|src, _| text_blocks::rewrite(src)),
         "spring-security-6" => Some(|src, _| super::spring_security::rewrite(src)),
-        "spring-batch-5" => Some(|src, _| super::spring_batch::rewrite(src)),
+        "spring-batch-5" => Some(|src, _| {
+            super::spring_batch::rewrite(src).then(src, super::batch_configurer::rewrite)
+        }),
         "springfox-annotations" => Some(|src, _| {
             super::annotation_moves::springfox(src).then(src, super::springfox_docket::rewrite)
         }),
