@@ -40,8 +40,9 @@ pub fn rewrite(src: &str) -> FileResult {
         };
         edits.push(Edit::replace(before.end_byte()..sup.end_byte(), ""));
         edits.push(Edit::replace(deletion_span(src, setter.byte_range()), ""));
-        let line = class.start_position().row + 1;
-        let name = field_text(class, "name", src);
+        let name = class.child_by_field_name("name").unwrap_or(class);
+        let line = name.start_position().row + 1;
+        let name = text(name, src);
         result.changes.push(format!(
             "{name}: no-op DefaultBatchConfigurer subclass emptied"
         ));

@@ -15,6 +15,7 @@ pub mod java_rules;
 pub mod java_types;
 pub mod junit5;
 pub mod kafka_send_callbacks;
+pub mod multipart_resolver;
 pub mod overlay;
 pub mod pom_edit;
 pub mod reflective_new_instance;

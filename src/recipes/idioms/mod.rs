@@ -2,7 +2,7 @@
 //! rule template cannot produce. Each is named by a declarative recipe (`code:` in
 //! `catalog/java/modernize-*.yml`), which carries its description and preconditions;
 //! [`transform`] also names the code halves of `spring-security-6.yml`,
-//! `spring-batch-5.yml`, `springfox-to-springdoc.yml`, `spring-boot-3-libraries.yml`, `deprecated-jdk-renames.yml`, `base64-from-sun-misc.yml` and `bigdecimal-rounding-mode.yml`.
+//! `spring-framework-6.yml`, `spring-batch-5.yml`, `springfox-to-springdoc.yml`, `spring-boot-3-libraries.yml`, `deprecated-jdk-renames.yml`, `base64-from-sun-misc.yml` and `bigdecimal-rounding-mode.yml`.
 
 pub mod pattern_instanceof;
 pub mod switch_expressions;
@@ -31,6 +31,7 @@ pub fn transform(name: &str) -> Option<Transform> {
         "springfox-annotations" => Some(|src, _| {
             super::annotation_moves::springfox(src).then(src, super::springfox_docket::rewrite)
         }),
+        "commons-multipart-resolver" => Some(|src, _| super::multipart_resolver::rewrite(src)),
         "kafka-send-callbacks" => Some(super::kafka_send_callbacks::rewrite),
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
         "base64-decode-handlers" => Some(super::sun_base64_handlers::rewrite),
