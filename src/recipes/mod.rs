@@ -19,6 +19,7 @@ pub mod multipart_resolver;
 pub mod overlay;
 pub mod pom_edit;
 pub mod reflective_new_instance;
+pub mod request_factory_timeout;
 pub mod registry;
 pub mod rounding_mode_holders;
 pub mod spring_batch;

@@ -31,7 +31,10 @@ pub fn transform(name: &str) -> Option<Transform> {
         "springfox-annotations" => Some(|src, _| {
             super::annotation_moves::springfox(src).then(src, super::springfox_docket::rewrite)
         }),
-        "commons-multipart-resolver" => Some(|src, _| super::multipart_resolver::rewrite(src)),
+        "spring-framework-6" => Some(|src, _| {
+            super::multipart_resolver::rewrite(src)
+                .then(src, super::request_factory_timeout::rewrite)
+        }),
         "kafka-send-callbacks" => Some(super::kafka_send_callbacks::rewrite),
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
         "base64-decode-handlers" => Some(super::sun_base64_handlers::rewrite),
