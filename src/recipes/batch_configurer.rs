@@ -16,7 +16,8 @@ use super::java_rules::apply_code_edits;
 use crate::edit::{Edit, deletion_span, whole_line};
 use crate::java_syntax::{self, field_text, text};
 
-const CONFIGURER: &str = "org.springframework.batch.core.configuration.annotation.DefaultBatchConfigurer";
+const CONFIGURER: &str =
+    "org.springframework.batch.core.configuration.annotation.DefaultBatchConfigurer";
 const DATA_SOURCE: &str = "javax.sql.DataSource";
 
 pub fn rewrite(src: &str) -> FileResult {
@@ -87,12 +88,13 @@ fn noop_subclass<'t>(class: Node<'t>, src: &str, imported: bool) -> Option<(Node
     let params = setter.child_by_field_name("parameters")?;
     let empty_body = setter.child_by_field_name("body").is_some_and(|b| {
         let mut c = b.walk();
-        b.named_children(&mut c).all(|s| s.kind().ends_with("comment"))
+        b.named_children(&mut c)
+            .all(|s| s.kind().ends_with("comment"))
     });
     let one_data_source = params.named_child_count() == 1
-        && params.named_child(0).is_some_and(|p| {
-            matches!(field_text(p, "type", src), "DataSource" | DATA_SOURCE)
-        });
+        && params
+            .named_child(0)
+            .is_some_and(|p| matches!(field_text(p, "type", src), "DataSource" | DATA_SOURCE));
     (setter.kind() == "method_declaration"
         && field_text(*setter, "name", src) == "setDataSource"
         && one_data_source

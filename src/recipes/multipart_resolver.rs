@@ -162,7 +162,9 @@ fn method_plan(method: Node, src: &str) -> Option<Plan> {
                 .child_by_field_name("object")
                 .is_some_and(|o| o.id() == n.id()))
         .then(|| field_text(parent, "name", src));
-        let statement = parent.parent().filter(|s| s.kind() == "expression_statement");
+        let statement = parent
+            .parent()
+            .filter(|s| s.kind() == "expression_statement");
         let argument = parent
             .child_by_field_name("arguments")
             .filter(|a| a.named_child_count() == 1)

@@ -22,7 +22,8 @@ use crate::edit::{Edit, deletion_span, indent_at, line_ending};
 use crate::java_syntax::{self, field_text, text};
 
 const FACTORY: &str = "HttpComponentsClientHttpRequestFactory";
-const FACTORY_IMPORT: &str = "org.springframework.http.client.HttpComponentsClientHttpRequestFactory";
+const FACTORY_IMPORT: &str =
+    "org.springframework.http.client.HttpComponentsClientHttpRequestFactory";
 /// The HttpClient 5 types the new constructor argument names.
 const NEEDED: [&str; 3] = [
     "org.apache.hc.client5.http.impl.classic.HttpClientBuilder",
