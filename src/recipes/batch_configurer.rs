@@ -22,6 +22,9 @@ const DATA_SOURCE: &str = "javax.sql.DataSource";
 
 pub fn rewrite(src: &str) -> FileResult {
     let mut result = FileResult::default();
+    if !src.contains("DefaultBatchConfigurer") {
+        return result;
+    }
     let Some(parsed) = java_syntax::parse_clean(src) else {
         return result;
     };

@@ -28,6 +28,9 @@ const STANDARD_IMPORT: &str =
 
 pub fn rewrite(src: &str) -> FileResult {
     let mut result = FileResult::default();
+    if !src.contains(COMMONS) {
+        return result;
+    }
     let Some(parsed) = java_syntax::parse_clean(src) else {
         return result;
     };

@@ -33,6 +33,9 @@ const NEEDED: [&str; 3] = [
 
 pub fn rewrite(src: &str) -> FileResult {
     let mut result = FileResult::default();
+    if !src.contains("setReadTimeout") {
+        return result;
+    }
     let Some(parsed) = java_syntax::parse_clean(src) else {
         return result;
     };
