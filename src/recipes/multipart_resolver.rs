@@ -107,14 +107,24 @@ impl Plan {
     }
 }
 
-/// `10485760`, `10_485_760L`, `-1` as a byte count; `None` for any other expression.
+/// `10485760`, `10_485_760L`, `-1`, `10 * 1024 * 1024` as a byte count; `None` for any other
+/// expression, and for an `int` product that Java would overflow.
 fn literal_bytes(arg: &str) -> Option<String> {
-    let digits: String = arg
-        .trim_end_matches(['l', 'L'])
-        .chars()
-        .filter(|c| *c != '_')
-        .collect();
-    digits.parse::<i64>().ok().map(|n| n.to_string())
+    let mut long = false;
+    let mut product = 1i64;
+    for factor in arg.split('*').map(str::trim) {
+        long |= factor.ends_with(['l', 'L']);
+        let digits: String = factor
+            .trim_end_matches(['l', 'L'])
+            .chars()
+            .filter(|c| *c != '_')
+            .collect();
+        product = product.checked_mul(digits.parse().ok()?)?;
+        if !long && i32::try_from(product).is_err() {
+            return None;
+        }
+    }
+    Some(product.to_string())
 }
 
 /// The rewrite of `method` when every use of the resolver in it is one this module knows.
@@ -205,5 +215,27 @@ fn single_new_declarator<'s>(src: &'s str) -> impl Fn(Node) -> Option<&'s str> {
             && field_text(value, "type", src) == COMMONS
             && field_text(value, "arguments", src) == "()";
         plain.then(|| field_text(*d, "name", src))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::literal_bytes;
+
+    #[test]
+    fn upload_limits_are_read_as_java_evaluates_them() {
+        assert_eq!(literal_bytes("10_485_760L").as_deref(), Some("10485760"));
+        assert_eq!(literal_bytes("-1").as_deref(), Some("-1"));
+        assert_eq!(
+            literal_bytes("10 * 1024 * 1024").as_deref(),
+            Some("10485760")
+        );
+        // An int product past 2^31 overflows in Java: no value is claimed for it.
+        assert_eq!(literal_bytes("4 * 1024 * 1024 * 1024"), None);
+        assert_eq!(
+            literal_bytes("4L * 1024 * 1024 * 1024").as_deref(),
+            Some("4294967296")
+        );
+        assert_eq!(literal_bytes("MAX_UPLOAD"), None);
     }
 }
