@@ -17,6 +17,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
+use super::java_types::Scope;
 use crate::edit::{Edit, deletion_span, whole_line};
 use crate::java_syntax::{self, field_text, text};
 
@@ -26,7 +27,7 @@ const STANDARD: &str = "StandardServletMultipartResolver";
 const STANDARD_IMPORT: &str =
     "org.springframework.web.multipart.support.StandardServletMultipartResolver";
 
-pub fn rewrite(src: &str) -> FileResult {
+pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
     if !src.contains(COMMONS) {
         return result;
@@ -42,6 +43,12 @@ pub fn rewrite(src: &str) -> FileResult {
     else {
         return result;
     };
+    if Scope::new(root, src)
+        .in_package_with(package_types)
+        .import_would_clash(STANDARD_IMPORT)
+    {
+        return result;
+    }
     let mut uses = Vec::new();
     java_syntax::walk(root, |n| {
         if n.kind() == "type_identifier" && text(n, src) == COMMONS {

@@ -18,6 +18,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
+use super::java_types::Scope;
 use crate::edit::{Edit, deletion_span, indent_at, line_ending};
 use crate::java_syntax::{self, field_text, text};
 
@@ -31,7 +32,7 @@ const NEEDED: [&str; 3] = [
     "org.apache.hc.core5.util.Timeout",
 ];
 
-pub fn rewrite(src: &str) -> FileResult {
+pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
     if !src.contains("setReadTimeout") {
         return result;
@@ -40,19 +41,13 @@ pub fn rewrite(src: &str) -> FileResult {
         return result;
     };
     let root = parsed.tree.root_node();
-    let imports = java_syntax::imports(root, src);
-    let imported = |path: &str| {
-        imports
-            .iter()
-            .any(|i| !i.is_static && !i.wildcard && i.path == path)
-    };
-    // Another type of one of the new simple names (HttpClient 4's RequestConfig) would clash.
-    let clash = imports.iter().any(|i| {
-        NEEDED.iter().any(|n| {
-            i.path != *n && i.path.rsplit('.').next() == n.rsplit('.').next() && !i.wildcard
-        })
-    });
-    if !imported(FACTORY_IMPORT) || clash {
+    let imported = java_syntax::imports(root, src)
+        .iter()
+        .any(|i| !i.is_static && !i.wildcard && i.path == FACTORY_IMPORT);
+    // A type of one of the new simple names (HttpClient 4's RequestConfig, a project's
+    // Timeout) would clash with the imports the rewrite needs.
+    let scope = Scope::new(root, src).in_package_with(package_types);
+    if !imported || NEEDED.iter().any(|n| scope.import_would_clash(n)) {
         return result;
     }
     let mut edits = Vec::new();

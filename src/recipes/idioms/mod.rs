@@ -31,9 +31,9 @@ pub fn transform(name: &str) -> Option<Transform> {
         "springfox-annotations" => Some(|src, _| {
             super::annotation_moves::springfox(src).then(src, super::springfox_docket::rewrite)
         }),
-        "spring-framework-6" => Some(|src, _| {
-            super::multipart_resolver::rewrite(src)
-                .then(src, super::request_factory_timeout::rewrite)
+        "spring-framework-6" => Some(|src, types| {
+            super::multipart_resolver::rewrite(src, types)
+                .then(src, |t| super::request_factory_timeout::rewrite(t, types))
         }),
         "kafka-send-callbacks" => Some(super::kafka_send_callbacks::rewrite),
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
