@@ -1051,6 +1051,7 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
         "mysql-connector-java",
         "org.springframework.boot.autoconfigure.EnableAutoConfiguration",
         "<version>2.7.18</version>",
+        "setReadTimeout",
     ];
     for name in gone {
         for (path, text) in &files {
@@ -1062,6 +1063,10 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
     assert!(
         text_of("web/src/test/java/com/example/shop/web/WiringTest.java")
             .contains("@ExtendWith(SpringExtension.class)")
+    );
+    assert!(
+        text_of("web/src/main/java/com/example/shop/web/PriceClient.java")
+            .contains(".setResponseTimeout(Timeout.ofMilliseconds(5000))")
     );
     let captured = text_of("web/src/test/java/com/example/shop/web/WebConfigTest.java");
     assert!(
@@ -1087,12 +1092,6 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
             "AsyncRestTemplate async",
             "spring-framework-6/async-rest-template",
             "WebClient",
-        ),
-        (
-            "web/src/main/java/com/example/shop/web/PriceClient.java",
-            "factory.setReadTimeout(",
-            "spring-framework-6/http-components-read-timeout",
-            "setSoTimeout",
         ),
         (
             "web/src/main/java/com/example/shop/web/MetricsConfig.java",

@@ -2,6 +2,7 @@
 //! and a one-line description; the planner names them in tasks and the journal records them.
 
 pub mod annotation_moves;
+pub mod batch_configurer;
 pub mod build_plugins;
 pub mod coordinates;
 pub mod dependencies;
@@ -14,10 +15,12 @@ pub mod java_rules;
 pub mod java_types;
 pub mod junit5;
 pub mod kafka_send_callbacks;
+pub mod multipart_resolver;
 pub mod overlay;
 pub mod pom_edit;
 pub mod reflective_new_instance;
 pub mod registry;
+pub mod request_factory_timeout;
 pub mod rounding_mode_holders;
 pub mod spring_batch;
 pub mod spring_boot;

@@ -2,7 +2,7 @@
 //! rule template cannot produce. Each is named by a declarative recipe (`code:` in
 //! `catalog/java/modernize-*.yml`), which carries its description and preconditions;
 //! [`transform`] also names the code halves of `spring-security-6.yml`,
-//! `spring-batch-5.yml`, `springfox-to-springdoc.yml`, `spring-boot-3-libraries.yml`, `deprecated-jdk-renames.yml`, `base64-from-sun-misc.yml` and `bigdecimal-rounding-mode.yml`.
+//! `spring-framework-6.yml`, `spring-batch-5.yml`, `springfox-to-springdoc.yml`, `spring-boot-3-libraries.yml`, `deprecated-jdk-renames.yml`, `base64-from-sun-misc.yml` and `bigdecimal-rounding-mode.yml`.
 
 pub mod pattern_instanceof;
 pub mod switch_expressions;
@@ -25,9 +25,15 @@ pub fn transform(name: &str) -> Option<Transform> {
         "switch-expressions" => Some(|src, _| switch_expressions::rewrite(src)),
         "text-blocks" => Some(|src, _| text_blocks::rewrite(src)),
         "spring-security-6" => Some(|src, _| super::spring_security::rewrite(src)),
-        "spring-batch-5" => Some(|src, _| super::spring_batch::rewrite(src)),
+        "spring-batch-5" => Some(|src, _| {
+            super::spring_batch::rewrite(src).then(src, super::batch_configurer::rewrite)
+        }),
         "springfox-annotations" => Some(|src, _| {
             super::annotation_moves::springfox(src).then(src, super::springfox_docket::rewrite)
+        }),
+        "spring-framework-6" => Some(|src, types| {
+            super::multipart_resolver::rewrite(src, types)
+                .then(src, |t| super::request_factory_timeout::rewrite(t, types))
         }),
         "kafka-send-callbacks" => Some(super::kafka_send_callbacks::rewrite),
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),

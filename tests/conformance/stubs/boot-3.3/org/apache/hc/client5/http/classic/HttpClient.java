@@ -1,0 +1,3 @@
+package org.apache.hc.client5.http.classic;
+
+public interface HttpClient {}

@@ -1,0 +1,4 @@
+package org.springframework.web.multipart;
+
+public interface MultipartResolver {
+}
