@@ -81,14 +81,18 @@ pub fn take_within(edits: &mut Vec<Edit>, range: Range<usize>) -> Vec<Edit> {
         .collect()
 }
 
-/// The line ending a file already uses, so inserted lines match it: that of its first line
-/// break, looked for in the first 64 KiB (recipes ask once per edit, so the answer must not
-/// cost a scan of the file; a file without a line break there gets `\n`).
+/// The line ending a file already uses, so inserted lines match it: CRLF when its first
+/// 64 KiB hold one (recipes ask once per edit, so the answer must not cost a scan of a
+/// large file; every file up to that size is read whole).
 pub fn line_ending(text: &str) -> &'static str {
-    let head = &text.as_bytes()[..text.len().min(1 << 16)];
-    match head.iter().position(|&b| b == b'\n') {
-        Some(i) if i > 0 && head[i - 1] == b'\r' => "\r\n",
-        _ => "\n",
+    let mut cut = text.len().min(1 << 16);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    if text[..cut].contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
     }
 }
 
@@ -231,5 +235,7 @@ mod tests {
         assert_eq!(line_ending("a\nb"), "\n");
         assert_eq!(line_ending("ab"), "\n");
         assert_eq!(line_ending("a\r\nb\nc"), "\r\n");
+        // An LF header on a CRLF file.
+        assert_eq!(line_ending("// h\nclass A {\r\n}\r\n"), "\r\n");
     }
 }

@@ -434,19 +434,11 @@ impl JavaRecipe {
                 }
                 let e = m.make_edit(&rule.config.matcher, fixer);
                 let range = e.position..e.position + e.deleted_length;
-                // Nested or overlapping matches wait for the next pass.
-                if overlaps_taken(&taken, &range) {
-                    continue;
-                }
                 let Ok(replacement) = String::from_utf8(e.inserted_text) else {
                     continue;
                 };
                 if replacement == src[range.clone()] {
                     continue;
-                }
-                len = (len + replacement.len()).saturating_sub(range.len());
-                if len > limit {
-                    return None;
                 }
                 // A deletion that empties its line takes the line with it.
                 let range = if replacement.is_empty() {
@@ -454,6 +446,15 @@ impl JavaRecipe {
                 } else {
                     range
                 };
+                // Nested or overlapping matches (the line a deletion takes included) wait
+                // for the next pass, so the taken ranges never overlap.
+                if overlaps_taken(&taken, &range) {
+                    continue;
+                }
+                len = (len + replacement.len()).saturating_sub(range.len());
+                if len > limit {
+                    return None;
+                }
                 changes.push(format!(
                     "{}: {} -> {}",
                     rule.config.id,

@@ -18,7 +18,7 @@
 //! | `@Rule OutputCaptureRule` (Boot 2.2+)      | `@ExtendWith(OutputCaptureExtension.class)`, a `CapturedOutput` parameter where it is read |
 //! | JUnit 3 default `suite()`, test-name constructor, text-runner `main` | removed (`junit3_runner`) |
 //! | JUnit 3 `suite()` that only gathers classes | `@Suite @SelectClasses` (`junit3_runner`) |
-//! | `@RunWith(Suite) @SuiteClasses` on a class without fixtures or tests | `@Suite @SelectClasses` |
+//! | `@RunWith(Suite) @SuiteClasses` on a top-level class without a superclass, fixtures or tests | `@Suite @SelectClasses` |
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -1027,8 +1027,23 @@ impl Structure {
     /// classes, run by the JUnit Platform suite engine (a member left on JUnit 4 runs there
     /// on the vintage engine). JUnit 4's runner also runs the suite class's own
     /// `@BeforeClass`, `@AfterClass` and `@ClassRule` around its members, which a platform
-    /// suite does not: such a class stays on JUnit 4, as does one with tests of its own.
+    /// suite does not: such a class stays on JUnit 4, as does one with tests of its own, one
+    /// with a superclass (whose fixtures, tests and inherited `@RunWith` JUnit 4 ran too) and
+    /// a nested one (the suite engine selects no nested class, and Surefire skips them).
     fn junit4_suite(&mut self, run_with: Node, class: Node, src: &str) -> Result<(), String> {
+        if class.parent().is_none_or(|p| p.kind() != "program") {
+            return Err("a nested @RunWith(Suite) class".into());
+        }
+        if class.child_by_field_name("superclass").is_some() {
+            return Err("a @RunWith(Suite) class with a superclass".into());
+        }
+        let root = class.parent().unwrap_or(class);
+        if java_syntax::declared_type_names(root, src)
+            .iter()
+            .any(|t| t == "Suite" || t == "SelectClasses")
+        {
+            return Err("the file declares its own Suite or SelectClasses type".into());
+        }
         let listed = modifiers_of(class)
             .into_iter()
             .flat_map(annotations)
@@ -1047,8 +1062,8 @@ impl Structure {
         } else {
             vec![value]
         };
-        if elements.iter().any(|e| e.kind() != "class_literal") {
-            return Err("@SuiteClasses lists more than class literals".into());
+        if elements.is_empty() || elements.iter().any(|e| e.kind() != "class_literal") {
+            return Err("@SuiteClasses lists no classes, or more than class literals".into());
         }
         let body = class
             .child_by_field_name("body")
