@@ -81,6 +81,28 @@ pub fn take_within(edits: &mut Vec<Edit>, range: Range<usize>) -> Vec<Edit> {
         .collect()
 }
 
+/// Where each line of a text starts, so the line of a byte is a binary search: a recipe
+/// placing thousands of edits or findings must not scan the text from its start for each.
+pub struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let breaks = text.match_indices('\n').map(|(i, _)| i + 1);
+        Self(std::iter::once(0).chain(breaks).collect())
+    }
+
+    /// The 0-based row of `byte` and its column in bytes.
+    pub fn position(&self, byte: usize) -> (usize, usize) {
+        let row = self.0.partition_point(|&start| start <= byte) - 1;
+        (row, byte - self.0[row])
+    }
+
+    /// The 1-based line number of `byte`.
+    pub fn line(&self, byte: usize) -> usize {
+        self.position(byte).0 + 1
+    }
+}
+
 /// The line ending a file already uses, so inserted lines match it: CRLF when its first
 /// 64 KiB hold one (recipes ask once per edit, so the answer must not cost a scan of a
 /// large file; every file up to that size is read whole).
@@ -225,6 +247,21 @@ mod tests {
             }
             rebuilt.push_str(&text[cursor..]);
             proptest::prop_assert_eq!(out, rebuilt);
+        }
+    }
+
+    /// The row and column of every byte, blank and CRLF lines included, are those a scan
+    /// from the start of the text gives.
+    #[test]
+    fn line_index_places_every_byte_as_a_scan_does() {
+        let src = "a\n\nbc\r\n  d\ne";
+        let index = LineIndex::new(src);
+        for byte in 0..=src.len() {
+            let before = &src[..byte];
+            let row = before.matches('\n').count();
+            let column = byte - before.rfind('\n').map_or(0, |i| i + 1);
+            assert_eq!(index.position(byte), (row, column), "{byte}");
+            assert_eq!(index.line(byte), row + 1);
         }
     }
 

@@ -41,39 +41,24 @@ pub fn reparse(
 ) -> Option<Parsed> {
     let mut sorted: Vec<&crate::edit::Edit> = edits.iter().collect();
     sorted.sort_by_key(|e| std::cmp::Reverse((e.range.start, e.range.end)));
-    let line_starts = LineStarts::new(old_source);
+    let lines = crate::edit::LineIndex::new(old_source);
+    let point_at = |byte| {
+        let (row, column) = lines.position(byte);
+        tree_sitter::Point { row, column }
+    };
     for e in sorted {
-        let start_position = line_starts.point_at(e.range.start);
+        let start_position = point_at(e.range.start);
         let new_end_position = advance(start_position, &e.replacement);
         tree.edit(&tree_sitter::InputEdit {
             start_byte: e.range.start,
             old_end_byte: e.range.end,
             new_end_byte: e.range.start + e.replacement.len(),
             start_position,
-            old_end_position: line_starts.point_at(e.range.end),
+            old_end_position: point_at(e.range.end),
             new_end_position,
         });
     }
     parse_with(new_source, Some(&tree))
-}
-
-/// Where each line of a text starts, so the row and column of a byte is a binary search:
-/// a file with thousands of edits must not be scanned once per edit.
-struct LineStarts(Vec<usize>);
-
-impl LineStarts {
-    fn new(source: &str) -> Self {
-        let breaks = source.match_indices('\n').map(|(i, _)| i + 1);
-        Self(std::iter::once(0).chain(breaks).collect())
-    }
-
-    fn point_at(&self, byte: usize) -> tree_sitter::Point {
-        let row = self.0.partition_point(|&start| start <= byte) - 1;
-        tree_sitter::Point {
-            row,
-            column: byte - self.0[row],
-        }
-    }
 }
 
 fn advance(start: tree_sitter::Point, text: &str) -> tree_sitter::Point {
@@ -345,24 +330,6 @@ pub fn declared_type(ident: Node, src: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The row and column of every byte, blank and CRLF lines included, are those a scan
-    /// from the start of the text gives.
-    #[test]
-    fn line_starts_place_every_byte_as_a_scan_does() {
-        let src = "a\n\nbc\r\n  d\ne";
-        let lines = LineStarts::new(src);
-        for byte in 0..=src.len() {
-            let before = &src[..byte];
-            let row = before.matches('\n').count();
-            let column = byte - before.rfind('\n').map_or(0, |i| i + 1);
-            assert_eq!(
-                lines.point_at(byte),
-                tree_sitter::Point { row, column },
-                "{byte}"
-            );
-        }
-    }
 
     #[test]
     fn reports_syntax_errors_with_position() {

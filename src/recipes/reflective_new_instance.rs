@@ -66,7 +66,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         if extended.insert(handler.range.start) {
             edits.push(handler);
         }
-        let line = src[..n.start_byte()].matches('\n').count() + 1;
+        let line = n.start_position().row + 1;
         result.changes.push(format!(
             "line {line}: Class.newInstance() -> getDeclaredConstructor().newInstance(), handler extended"
         ));

@@ -286,6 +286,7 @@ pub fn pom_findings(
     for module in ctx.fingerprint.modules.iter().filter(|m| !m.skipped) {
         let rel = module.pom.path.clone();
         overlay.edit_pom(&rel, |src, project| {
+            let lines = edit::LineIndex::new(src);
             for (d, _) in dependency_nodes(project) {
                 let ga = format!(
                     "{}:{}",
@@ -293,7 +294,7 @@ pub fn pom_findings(
                     child_text(d, "artifactId").unwrap_or_default()
                 );
                 if let Some(r) = TABLE.table.reported_artifacts.iter().find(|r| r.ga == ga) {
-                    let line = src[..d.range().start].matches('\n').count() + 1;
+                    let line = lines.line(d.range().start);
                     out.push((
                         rel.clone(),
                         format!(
@@ -400,6 +401,7 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
     result.changes.extend(merged.changes);
     // A renamed YAML mapping carries its children along: skip them.
     let mut moved_at: Option<usize> = None;
+    let lines = edit::LineIndex::new(src);
     for (i, k) in keys.iter().enumerate() {
         if merged.keys.contains(&i) {
             continue;
@@ -410,7 +412,7 @@ pub fn config_file(src: &str, yaml: bool) -> FileResult {
         }
         moved_at = None;
         let full = k.full();
-        let line = src[..k.range.start].matches('\n').count() + 1;
+        let line = lines.line(k.range.start);
         match rename(&full, leaf) {
             // The others are commented out below, and reported there.
             Some(Action::Removed {

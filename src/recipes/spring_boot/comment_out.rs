@@ -62,18 +62,29 @@ pub(super) fn apply(src: &str, yaml: bool) -> (Option<String>, Vec<String>) {
     let out = edit::apply(src, &edits)
         .ok()
         .filter(|out| !edits.is_empty() && (!yaml || flatten(out).is_ok()));
+    let lines = edit::LineIndex::new(src);
+    // Lines inserted above a key (notes) move it down: the lines each edit inserts, summed
+    // in the order of where they start.
+    let mut inserted: Vec<(usize, usize)> = edits
+        .iter()
+        .map(|e| (e.range.start, e.replacement.matches('\n').count()))
+        .collect();
+    inserted.sort_unstable();
+    let inserted_above: Vec<usize> = inserted
+        .iter()
+        .scan(0, |sum, (_, n)| {
+            *sum += n;
+            Some(*sum)
+        })
+        .collect();
     let findings = gone
         .iter()
         .map(|g| {
             let start = keys[g.key].range.start;
-            let mut line = src[..start].matches('\n').count() + 1;
+            let mut line = lines.line(start);
             let left = if out.is_some() {
-                // Lines inserted above it (notes) move it down.
-                line += edits
-                    .iter()
-                    .filter(|e| e.range.start <= start)
-                    .map(|e| e.replacement.matches('\n').count())
-                    .sum::<usize>();
+                let above = inserted.partition_point(|&(at, _)| at <= start);
+                line += above.checked_sub(1).map_or(0, |i| inserted_above[i]);
                 Left::CommentedOut
             } else {
                 Left::AsIs

@@ -123,7 +123,7 @@ pub(super) fn edits(root: Node, src: &str) -> (Vec<Edit>, Vec<String>, BTreeSet<
             {
                 imports.insert(CUSTOMIZER);
             }
-            let line = src[..n.start_byte()].matches('\n').count() + 1;
+            let line = n.start_position().row + 1;
             changes.push(format!("line {line}: HttpSecurity chain -> lambda DSL"));
             edits.extend(converted);
         }
