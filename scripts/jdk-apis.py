@@ -34,8 +34,8 @@ CLASSES = [
     (r"java\.lang\.Runtime\.Version\.(major|minor|security)\(", "F", f"{D}/version-*"),
     (r"java\.lang\.Runtime\.exec\(", "F", f"{J18}/runtime-exec-literal (plain-word literals, targets 18+; else {J18}/runtime-exec-string)"),
     (r"java\.lang\.Runtime\.trace(Instructions|MethodCalls)", "F", f"{D}/runtime-trace-calls (no-op statement dropped)"),
-    (r"java\.lang\.Runtime\.getLocalized", "D", f"{R}/runtime-localized-streams"),
-    (r"java\.lang\.(Runtime|System)\.runFinalizersOnExit", "D", f"{R}/run-finalizers-on-exit"),
+    (r"java\.lang\.Runtime\.getLocalized", "F", f"{R}/runtime-localized-streams-identity (the argument itself, which they returned; an argument that would need parentheses detected)"),
+    (r"java\.lang\.(Runtime|System)\.runFinalizersOnExit", "F", f"{R}/run-finalizers-on-exit-false (a statement asking for the default, false, dropped; else {R}/run-finalizers-on-exit)"),
     (r"java\.lang\.(Runtime|System)\.runFinalization", "D", f"{J18}/run-finalization (targets 18+)"),
     (r"class java\.lang\.Compiler$", "F", f"{D}/compiler-call-statement (statements dropped; else detected)"),
     (r"java\.lang\.Enum\.finalize", "I", "final: no code overrides or calls it"),
@@ -44,13 +44,13 @@ CLASSES = [
     (r"java\.lang\.SecurityManager", "D", f"{R}/security-manager-subclass"),
     (r"java\.rmi\.RMISecurityManager", "D", f"{R}/rmi-security-manager"),
     (r"java\.lang\.Thread\.getId\(", "F", f"{J20}/thread-id (target 21)"),
-    (r"java\.lang\.Thread(Group)?\.checkAccess", "D", f"{R}/thread-check-access"),
+    (r"java\.lang\.Thread(Group)?\.checkAccess", "F", f"{R}/thread-check-access-statement (a statement, in a file not naming SecurityManager: dropped, it only asked the Security Manager; else {R}/thread-check-access)"),
     (r"java\.lang\.Thread(Group)?\.(stop|suspend|resume|destroy|countStackFrames)\(", "D", f"{R}/thread-stop"),
     (r"java\.lang\.ThreadGroup\.(isDaemon|setDaemon|isDestroyed)", "D", f"{R}/thread-group-daemon"),
     (r"java\.lang\.ThreadGroup\.allowThreadSuspension", "D", f"{R}/thread-group-allow-suspension"),
     (r"java\.lang\.ThreadDeath", "D", f"{J18}/thread-death (targets 18+)"),
     (r"java\.lang\.String\.(formatted|stripIndent|translateEscapes)", "I", "preview API in 13 (for-removal marks preview), final in 15: not in Java 8 code"),
-    (r"java\.lang\.(invoke\.ConstantBootstraps|reflect\.Modifier)\(\)|javax\.tools\.ToolProvider\(\)|java\.net\.URLDecoder\(\)|javax\.management\.relation\.RoleStatus\(\)", "I", "constructor of a static utility class: never instantiated in practice"),
+    (r"java\.lang\.(invoke\.ConstantBootstraps|reflect\.Modifier)\(\)|javax\.tools\.ToolProvider\(\)|java\.net\.URLDecoder\(\)|javax\.management\.relation\.RoleStatus\(\)", "F", f"{D}/utility-class-instance-call (a static method called through a new instance is called on the class; an instance kept: {D}/utility-class-instance)"),
     (r"java\.lang\.invoke\.MethodHandles\.Lookup\.hasPrivateAccess", "I", "added in 9: not in Java 8 code"),
     (r"java\.lang\.management\.MemoryMXBean\.getObjectPendingFinalizationCount", "I", "monitoring only; keeps working"),
     (r"java\.lang\.ref\.Reference\.isEnqueued", "D", f"{R}/reference-is-enqueued"),
@@ -70,13 +70,14 @@ CLASSES = [
     (r"java\.util\.jar\.Pack200\.(Packer|Unpacker)\.(add|remove)PropertyChangeListener", "D", f"{R}/pack200"),
     (r"java\.util\.jar\.Pack200", "D", f"{R}/pack200"),
     (r"java\.util\.logging\.LogManager\.(add|remove)PropertyChangeListener", "I", "rare; LogManager.addConfigurationListener is the successor"),
-    (r"java\.util\.logging\.LogManager\.checkAccess", "D", f"{R}/thread-check-access"),
+    (r"java\.util\.logging\.LogManager\.checkAccess", "F", f"{R}/thread-check-access-statement (as Thread.checkAccess)"),
     (r"java\.util\.logging\.(LogManager\.getLoggingMXBean|LoggingMXBean)", "F", f"{D}/logging-mxbean*"),
     (r"java\.util\.logging\.LogRecord\.(get|set)ThreadID", "F", f"{D}/log-record-*-thread-id"),
     (r"java\.util\.logging\.LogRecord\.setMillis", "F", f"{D}/log-record-set-millis"),
     # java.net, java.io
     (r"java\.net\.URL\(java\.lang\.String\)", "F", f"{J20}/url-from-literal (literals and final constants holding one, target 21; else detected)"),
     (r"java\.net\.URL\(", "D", f"{J20}/url-constructor (target 21)"),
+    (r"java\.net\.MulticastSocket\.(get|set)LoopbackMode", "F", f"{D}/multicast-*-loopback* (the IP_MULTICAST_LOOP option, negated, where IOException is handled; else {R}/multicast-socket-inet-address)"),
     (r"java\.net\.MulticastSocket\.", "D", f"{R}/multicast-socket-inet-address"),
     (r"java\.net\.(DatagramSocket|ServerSocket|Socket)\.set\w*Factory", "I", "rare: custom socket implementations; no drop-in successor"),
     (r"java\.io\.WriteAbortedException\.detail", "I", "rare; getCause() returns Throwable, not Exception, so not a drop-in"),
@@ -88,6 +89,7 @@ CLASSES = [
     (r"javax\.management\.remote\.JMXConnector\.getMBeanServerConnection", "D", f"{J18}/jmx-connection-for-subject (targets 18+)"),
     (r"javax\.management\.remote\.rmi\.RMIIIOPServerImpl", "I", "RMI-IIOP connector, inert since CORBA left in 11"),
     # java.security, javax.security
+    (r"java\.security\.AccessController$", "D", f"{R}/access-controller (doPrivileged(PrivilegedAction) in a file not naming SecurityManager becomes the action's run(): {R}/do-privileged-*)"),
     (r"java\.security\.(AccessControlContext|AccessControlException|AccessController|DomainCombiner|Policy|PolicySpi)\b", "D", f"{R}/access-controller"),
     (r"javax\.security\.auth\.SubjectDomainCombiner", "D", f"{R}/access-controller"),
     (r"javax\.security\.auth\.Subject\.getSubject", "F", f"{J20}/subject-current (getSubject(AccessController.getContext()), target 21; else {R}/subject-access-control)"),
@@ -279,8 +281,8 @@ def main():
     w("|---|---|---|")
     for cls, what, rule in OLDER:
         w(f"| `{cls}` | {what} | {rule} |")
-    w("\n`java.util.Date`'s deprecated constructors and accessors (1.1) are not mechanical (time zone")
-    w("and calendar semantics) and are left alone; `sun.misc.BASE64Encoder/Decoder` (not a public API,")
+    w("\nThe other deprecated `java.util.Date` constructors and accessors (1.1: `Date(String)`, `getYear()`, ...) are")
+    w("not mechanical (parsing, time zone and calendar semantics) and are left alone; `sun.misc.BASE64Encoder/Decoder` (not a public API,")
     w("so not in jdeprscan's lists, gone in 9) become `java.util.Base64` where created and used in one")
     w("expression or held in a variable or field whose every use moves with it (`base64-from-sun-misc`;")
     w("any other use is reported), `com.sun.net.ssl` (gone in 9) classes with javax.net.ssl's API move")
@@ -308,6 +310,7 @@ OLDER = [
     ("java.lang.ClassLoader", "defineClass(byte[],int,int) -> defineClass(null, ..)", f"{D}/define-class-without-name"),
     ("java.sql.DriverManager", "setLogStream -> setLogWriter", f"{D}/driver-manager-log-stream*"),
     ("java.lang.String", "String(byte[], 0[, off, len]) -> (.., StandardCharsets.ISO_8859_1)", f"{D}/string-hibyte-zero*"),
+    ("java.util.Date", "Date(y, m, d[, h, min[, s]]) -> new GregorianCalendar(y + 1900, m, d, ..).getTime(); toLocaleString() -> DateFormat.getDateTimeInstance().format(d)", f"{D}/date-year-month-day*, date-to-locale-string"),
     ("java.lang.Thread", "stop/suspend/resume/destroy (detected)", f"{R}/thread-stop"),
 ]
 
