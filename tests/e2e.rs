@@ -1129,6 +1129,49 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
     }
 }
 
+/// JUnit 4 suites (one gathering another) become platform suites, and a test helper that
+/// only uses JUnit 3's API (`AssertionFailedError`, no test of its own) moves with the tests:
+/// before, it kept `junit.framework` while the module lost the JUnit jar, and the build went
+/// red (slf4j's `BogoPerf` in the dev corpus).
+#[test]
+fn junit4_suites_become_platform_suites_and_a_junit3_helper_moves_too() {
+    let (_tmp, project) = fixture("junit4-suites");
+    let run = migrate(&project, &[]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stderr, run.report);
+    let r = &run.report;
+    assert_eq!(r["outcome"], "SUCCESS", "{r}");
+    assert_eq!(r["tests"]["invariant"], true);
+    let before = r["tests"]["before"].as_object().unwrap();
+    let after = r["tests"]["after"].as_object().unwrap();
+    assert_eq!(before.len(), 3, "{before:?}");
+    assert_eq!(before, after);
+    let dir = project.join("src/test/java/org/shop");
+    let suite = read(&dir.join("AllTests.java"));
+    assert!(
+        suite.contains(
+            "@Suite\n@SelectClasses({ATest.class, BTest.class})\npublic class AllTests {}"
+        ),
+        "{suite}"
+    );
+    let outer = read(&dir.join("SuiteOfSuitesTest.java"));
+    assert!(
+        outer.contains("@SelectClasses({AllTests.class})"),
+        "{outer}"
+    );
+    let helper = read(&dir.join("Perf.java"));
+    assert!(
+        helper.contains("import org.opentest4j.AssertionFailedError;")
+            && !helper.contains("junit.framework"),
+        "{helper}"
+    );
+    let pom = read(&project.join("pom.xml"));
+    assert!(
+        pom.contains("<artifactId>junit-platform-suite</artifactId>"),
+        "{pom}"
+    );
+    assert!(!pom.contains("<artifactId>junit</artifactId>"), "{pom}");
+}
+
 #[test]
 fn junit3_suite_of_suites_becomes_a_platform_suite_and_its_members_convert() {
     let (_tmp, project) = fixture("junit3-suites");

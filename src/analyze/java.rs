@@ -288,6 +288,9 @@ pub fn analyze_in(path: PathBuf, source: &str, junit3_bases: &Junit3Bases) -> Ja
 
     let mut junit4 = false;
     let mut jupiter = false;
+    // A helper that only imports JUnit 3's API (`junit.framework.AssertionFailedError`) is no
+    // test, yet needs the JUnit jar as much as one.
+    let mut junit3_api = false;
     for imp in &imports {
         let p = imp.path.as_str();
         match javax_owner(p) {
@@ -301,6 +304,7 @@ pub fn analyze_in(path: PathBuf, source: &str, junit3_bases: &Junit3Bases) -> Ja
             facts.removed_modules.push(m);
         }
         facts.uses_hamcrest |= has_package_prefix(p, "org.hamcrest");
+        junit3_api |= has_package_prefix(p, "junit");
         if has_package_prefix(p, "org.junit.jupiter") {
             jupiter = true;
         } else if has_package_prefix(p, "org.junit") {
@@ -357,6 +361,8 @@ pub fn analyze_in(path: PathBuf, source: &str, junit3_bases: &Junit3Bases) -> Ja
         facts.junit = JunitGeneration::Junit4;
     } else if jupiter {
         facts.junit = JunitGeneration::Jupiter;
+    } else if junit3_api {
+        facts.junit = facts.junit.max(JunitGeneration::Junit3);
     }
     facts.junit4_constructs.sort();
     facts.junit4_constructs.dedup();
@@ -525,5 +531,18 @@ class Old extends junit.framework.TestCase { public void testX() {} void testHid
         assert_eq!(f.removed_modules, [RemovedJavaEeModule::XmlBind]);
         assert_eq!(f.javax_jdk, ["javax.crypto.Cipher"]);
         assert!(f.junit4_constructs.contains(&"@Test(expected)".to_string()));
+    }
+
+    /// A test helper using JUnit 3's API, in no test class, is JUnit 3 code: its module keeps
+    /// the JUnit jar unless the helper moves too. A package merely named like it is not.
+    #[test]
+    fn a_helper_importing_junit3_api_is_junit3_code() {
+        let helper = "package p;\nimport junit.framework.AssertionFailedError;\nclass Perf { void f() { throw new AssertionFailedError(\"slow\"); } }\n";
+        let f = analyze(PathBuf::from("src/test/java/p/Perf.java"), helper);
+        assert_eq!(f.junit, JunitGeneration::Junit3);
+        assert!(f.tests.is_empty());
+        let other = "package p;\nimport junitx.util.Helper;\nclass Q {}\n";
+        let f = analyze(PathBuf::from("src/test/java/p/Q.java"), other);
+        assert_eq!(f.junit, JunitGeneration::None);
     }
 }
