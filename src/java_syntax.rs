@@ -257,6 +257,22 @@ pub fn modifiers_of(decl: Node) -> Option<Node> {
     decl.children(&mut cursor).find(|c| c.kind() == "modifiers")
 }
 
+/// The declarator and creation of a declaration holding exactly `v = new T()` (one
+/// declarator; no arguments, no class body), with `T` written as `ty`.
+pub fn sole_plain_new<'t>(decl: Node<'t>, ty: &str, src: &str) -> Option<(Node<'t>, Node<'t>)> {
+    let mut c = decl.walk();
+    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
+    let [d] = declarators.as_slice() else {
+        return None;
+    };
+    let creation = d.child_by_field_name("value")?;
+    let plain = creation.kind() == "object_creation_expression"
+        && field_text(creation, "type", src) == ty
+        && field_text(creation, "arguments", src) == "()"
+        && creation.named_child_count() == 2;
+    plain.then_some((*d, creation))
+}
+
 /// The text of a node's named field, or "" when it has none.
 pub fn field_text<'s>(node: Node, field: &str, source: &'s str) -> &'s str {
     node.child_by_field_name(field)

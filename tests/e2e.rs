@@ -1129,18 +1129,24 @@ fn a_spring_boot_2_multi_module_project_moves_to_boot_3_and_the_rest_is_left_for
     }
 }
 
+/// The fixture `name` migrated: exit 0, SUCCESS, tests invariant.
+fn migrated_invariant(name: &str) -> (tempfile::TempDir, PathBuf, Run) {
+    let (tmp, project) = fixture(name);
+    let run = migrate(&project, &[]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stderr, run.report);
+    assert_eq!(run.report["outcome"], "SUCCESS", "{}", run.report);
+    assert_eq!(run.report["tests"]["invariant"], true);
+    (tmp, project, run)
+}
+
 /// JUnit 4 suites (one gathering another) become platform suites, and a test helper that
 /// only uses JUnit 3's API (`AssertionFailedError`, no test of its own) moves with the tests:
 /// before, it kept `junit.framework` while the module lost the JUnit jar, and the build went
 /// red (slf4j's `BogoPerf` in the dev corpus).
 #[test]
 fn junit4_suites_become_platform_suites_and_a_junit3_helper_moves_too() {
-    let (_tmp, project) = fixture("junit4-suites");
-    let run = migrate(&project, &[]);
-    assert_eq!(run.code, 0, "{}\n{}", run.stderr, run.report);
+    let (_tmp, project, run) = migrated_invariant("junit4-suites");
     let r = &run.report;
-    assert_eq!(r["outcome"], "SUCCESS", "{r}");
-    assert_eq!(r["tests"]["invariant"], true);
     let before = r["tests"]["before"].as_object().unwrap();
     let after = r["tests"]["after"].as_object().unwrap();
     assert_eq!(before.len(), 3, "{before:?}");
@@ -1174,12 +1180,8 @@ fn junit4_suites_become_platform_suites_and_a_junit3_helper_moves_too() {
 
 #[test]
 fn junit3_suite_of_suites_becomes_a_platform_suite_and_its_members_convert() {
-    let (_tmp, project) = fixture("junit3-suites");
-    let run = migrate(&project, &[]);
-    assert_eq!(run.code, 0, "{}\n{}", run.stderr, run.report);
+    let (_tmp, project, run) = migrated_invariant("junit3-suites");
     let r = &run.report;
-    assert_eq!(r["outcome"], "SUCCESS", "{r}");
-    assert_eq!(r["tests"]["invariant"], true);
     // CartTest 2 and PriceCheck 1 (run only through the suite), before and after.
     let before = r["tests"]["before"].as_object().unwrap();
     let after = r["tests"]["after"].as_object().unwrap();

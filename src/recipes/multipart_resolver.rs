@@ -158,7 +158,8 @@ fn method_plan(method: Node, src: &str) -> Option<Plan> {
         });
         let variable = parent
             .filter(|p| p.kind() == "local_variable_declaration")
-            .and_then(single_new_declarator(src));
+            .and_then(|decl| java_syntax::sole_plain_new(decl, COMMONS, src))
+            .map(|(d, _)| field_text(d, "name", src));
         match variable {
             Some(name) => variables.push(name),
             None => ok &= is_return_type || is_plain_new,
@@ -207,22 +208,6 @@ fn method_plan(method: Node, src: &str) -> Option<Plan> {
         }
     });
     ok.then_some(plan)
-}
-
-/// The variable of `X v = new X();` (one declarator, a plain constructor call).
-fn single_new_declarator<'s>(src: &'s str) -> impl Fn(Node) -> Option<&'s str> {
-    move |decl| {
-        let mut c = decl.walk();
-        let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
-        let [d] = declarators.as_slice() else {
-            return None;
-        };
-        let value = d.child_by_field_name("value")?;
-        let plain = value.kind() == "object_creation_expression"
-            && field_text(value, "type", src) == COMMONS
-            && field_text(value, "arguments", src) == "()";
-        plain.then(|| field_text(*d, "name", src))
-    }
 }
 
 #[cfg(test)]

@@ -91,20 +91,8 @@ fn local_factory<'t>(decl: Node<'t>, src: &'t str) -> Option<(Node<'t>, Node<'t>
     if decl.kind() != "local_variable_declaration" || field_text(decl, "type", src) != FACTORY {
         return None;
     }
-    let mut c = decl.walk();
-    let declarators: Vec<Node> = decl.children_by_field_name("declarator", &mut c).collect();
-    let [d] = declarators.as_slice() else {
-        return None;
-    };
-    let creation = d.child_by_field_name("value")?;
-    let plain = creation.kind() == "object_creation_expression"
-        && field_text(creation, "type", src) == FACTORY
-        && field_text(creation, "arguments", src) == "()"
-        && creation.named_child_count() == 2;
-    if !plain {
-        return None;
-    }
-    let name = field_text(*d, "name", src);
+    let (d, creation) = java_syntax::sole_plain_new(decl, FACTORY, src)?;
+    let name = field_text(d, "name", src);
     let scope = decl.parent()?;
     let mut setters = Vec::new();
     let mut reassigned = false;
