@@ -30,6 +30,11 @@ pub fn parse_clean(source: &str) -> Option<Parsed> {
     parse(source).filter(|p| p.syntax_error.is_none())
 }
 
+/// [`parse_clean`] for a recipe about `word`: a file that does not name it is not parsed.
+pub fn parse_naming(source: &str, word: &str) -> Option<Parsed> {
+    source.contains(word).then(|| parse_clean(source)).flatten()
+}
+
 /// Re-parses `new_source`, produced from the tree's source by `edits`, reusing the
 /// unchanged parts of the old tree (tree-sitter's incremental parsing), so checking a
 /// rewrite costs a fraction of a second parse.

@@ -22,10 +22,7 @@ const DATA_SOURCE: &str = "javax.sql.DataSource";
 
 pub fn rewrite(src: &str) -> FileResult {
     let mut result = FileResult::default();
-    if !src.contains("DefaultBatchConfigurer") {
-        return result;
-    }
-    let Some(parsed) = java_syntax::parse_clean(src) else {
+    let Some(parsed) = java_syntax::parse_naming(src, "DefaultBatchConfigurer") else {
         return result;
     };
     let root = parsed.tree.root_node();

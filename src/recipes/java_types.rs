@@ -18,10 +18,7 @@ pub fn visit_calls(
     method: &str,
     mut visit: impl FnMut(Node, &Scope),
 ) -> Option<Vec<Import>> {
-    if !src.contains(method) {
-        return None;
-    }
-    let parsed = java_syntax::parse_clean(src)?;
+    let parsed = java_syntax::parse_naming(src, method)?;
     let root = parsed.tree.root_node();
     let scope = Scope::new(root, src).in_package_with(package_types);
     java_syntax::walk(root, |n| {

@@ -29,10 +29,7 @@ const STANDARD_IMPORT: &str =
 
 pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
-    if !src.contains(COMMONS) {
-        return result;
-    }
-    let Some(parsed) = java_syntax::parse_clean(src) else {
+    let Some(parsed) = java_syntax::parse_naming(src, COMMONS) else {
         return result;
     };
     let root = parsed.tree.root_node();

@@ -34,10 +34,7 @@ const NEEDED: [&str; 3] = [
 
 pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
-    if !src.contains("setReadTimeout") {
-        return result;
-    }
-    let Some(parsed) = java_syntax::parse_clean(src) else {
+    let Some(parsed) = java_syntax::parse_naming(src, "setReadTimeout") else {
         return result;
     };
     let root = parsed.tree.root_node();

@@ -36,10 +36,7 @@ const MODES: [&str; 8] = [
 
 pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
-    if !src.contains("ROUND_") {
-        return result;
-    }
-    let Some(parsed) = java_syntax::parse_clean(src) else {
+    let Some(parsed) = java_syntax::parse_naming(src, "ROUND_") else {
         return result;
     };
     let root = parsed.tree.root_node();

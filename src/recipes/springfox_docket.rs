@@ -22,10 +22,7 @@ const DEFAULT_GROUP: &str = "\"default\"";
 
 pub fn rewrite(src: &str) -> FileResult {
     let mut result = FileResult::default();
-    if !src.contains("Docket") {
-        return result;
-    }
-    let Some(parsed) = java_syntax::parse_clean(src) else {
+    let Some(parsed) = java_syntax::parse_naming(src, "Docket") else {
         return result;
     };
     let root = parsed.tree.root_node();

@@ -56,10 +56,7 @@ impl Qualified {
 /// `src` with the statically imported JDK members qualified where `rewritten` (the edit
 /// ranges a rule pass makes in a text) covers the qualified use; None when there is none.
 pub fn qualify(src: &str, rewritten: impl Fn(&str) -> Vec<Range<usize>>) -> Option<Qualified> {
-    if !src.contains("import static") {
-        return None;
-    }
-    let parsed = java_syntax::parse_clean(src)?;
+    let parsed = java_syntax::parse_naming(src, "import static")?;
     let root = parsed.tree.root_node();
     let imports: Vec<Import> = java_syntax::imports(root, src)
         .into_iter()

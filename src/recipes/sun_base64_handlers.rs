@@ -258,10 +258,7 @@ const STREAMS: [&str; 5] = [
 /// Coders held in variables (see the module doc).
 fn holders(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
-    if !src.contains("BASE64") {
-        return result;
-    }
-    let Some(parsed) = java_syntax::parse_clean(src) else {
+    let Some(parsed) = java_syntax::parse_naming(src, "BASE64") else {
         return result;
     };
     let root = parsed.tree.root_node();

@@ -60,10 +60,7 @@ const MANAGER_BEAN: &str = "authenticationManagerBean";
 
 pub fn adapter(src: &str) -> FileResult {
     let mut result = FileResult::default();
-    if !src.contains(ADAPTER) {
-        return result;
-    }
-    let Some(parsed) = java_syntax::parse_clean(src) else {
+    let Some(parsed) = java_syntax::parse_naming(src, ADAPTER) else {
         return result;
     };
     let root = parsed.tree.root_node();
