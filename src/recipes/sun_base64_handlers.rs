@@ -40,7 +40,7 @@ use super::java_rules::apply_code_edits;
 use super::java_types::{Scope, mentions, visit_calls};
 use super::reflective_new_instance::{catches, nearest_try};
 use crate::edit::{Edit, whole_line};
-use crate::java_syntax::{self, field_text, text};
+use crate::java_syntax::{self, Import, field_text, text};
 
 const DECODER: &str = "sun.misc.BASE64Decoder";
 const ENCODER: &str = "sun.misc.BASE64Encoder";
@@ -78,16 +78,12 @@ fn decode_buffer_in_try(src: &str, package_types: &[String]) -> FileResult {
         return result;
     }
     // The import goes with the last use (the rules' import handling sees only their own fixes).
-    let uses = src.matches("BASE64Decoder").count();
-    let import = imports
-        .iter()
-        .flatten()
-        .find(|i| !i.wildcard && !i.is_static && i.path == DECODER);
-    if let Some(i) = import
-        && uses == rewritten + 1
-    {
-        edits.push(Edit::replace(whole_line(src, i.range.clone()), ""));
-    }
+    edits.extend(orphaned_import(
+        src,
+        imports.iter().flatten(),
+        DECODER,
+        rewritten,
+    ));
     apply_code_edits(
         src,
         &edits,
@@ -298,14 +294,7 @@ fn holders(src: &str, package_types: &[String]) -> FileResult {
     // Each moved holder took two mentions (its type and its creation); the import goes
     // when it was the only one left.
     for (coder, moved) in CODERS.iter().zip(moved) {
-        let import = imports
-            .iter()
-            .find(|i| !i.wildcard && !i.is_static && i.path == coder.fqn);
-        if let Some(i) = import
-            && src.matches(coder.simple).count() == 2 * moved + 1
-        {
-            edits.push(Edit::replace(whole_line(src, i.range.clone()), ""));
-        }
+        edits.extend(orphaned_import(src, &imports, coder.fqn, 2 * moved));
     }
     apply_code_edits(
         src,
@@ -315,6 +304,22 @@ fn holders(src: &str, package_types: &[String]) -> FileResult {
         &mut result,
     );
     result
+}
+
+/// The deletion of the single-type import of `fqn` when the `removed` mentions of its simple
+/// name the edits take away are all the file has besides the import itself.
+fn orphaned_import<'i>(
+    src: &str,
+    imports: impl IntoIterator<Item = &'i Import>,
+    fqn: &str,
+    removed: usize,
+) -> Option<Edit> {
+    let simple = fqn.rsplit('.').next().unwrap_or(fqn);
+    imports
+        .into_iter()
+        .find(|i| !i.wildcard && !i.is_static && i.path == fqn)
+        .filter(|_| src.matches(simple).count() == removed + 1)
+        .map(|i| Edit::replace(whole_line(src, i.range.clone()), ""))
 }
 
 /// The edits that move one coder variable, when all its uses can move with it.
