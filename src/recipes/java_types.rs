@@ -260,8 +260,12 @@ impl<'a> Scope<'a> {
 
     /// Whether a type spelled `written` in this file is `fqn`.
     fn type_is(&self, written: &str, fqn: &str) -> bool {
+        // An array (`String[]`, `List<String>[]`) is never the type `fqn` names.
+        if written.trim_end().ends_with(']') {
+            return false;
+        }
         let written: String = written.split('<').next().unwrap_or("").trim().into();
-        let written = written.trim_end_matches("[]");
+        let written = written.as_str();
         if written == fqn {
             return true;
         }
