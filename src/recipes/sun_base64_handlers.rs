@@ -10,11 +10,16 @@
 //! try { return Base64.getMimeDecoder().decode(s); } catch (IllegalArgumentException e) { return null; }
 //! ```
 //!
-//! Only where nothing else in the `try` can throw (its argument is a name, a field or a
-//! literal) and the handler uses its exception in ways any exception allows: not at all,
+//! Only where nothing else in the `try` throws `IOException` or `IllegalArgumentException`
+//! (every other call is a String method known not to), and the handler uses its exception
+//! in ways any exception allows: not at all,
 //! `e.getMessage()` and the like, as the cause of a new `RuntimeException`,
 //! `IllegalStateException` or `IllegalArgumentException`, or as the last argument of a
-//! `log`/`logger` call. Anything else stays a task with its line (the rule's detector).
+//! `log`/`logger` call. Where the `try` also looks up a charset by a literal name
+//! (`new String(b, "UTF-8")`, `s.getBytes("UTF-8")`, which throw only the
+//! `UnsupportedEncodingException` the handler still needs), it becomes
+//! `catch (IOException | IllegalArgumentException e)`. Anything else stays a task with its
+//! line (the rule's detector).
 //!
 //! A coder held in a variable (a field or a local) moves as a whole, or not at all:
 //!
@@ -57,21 +62,19 @@ fn decode_buffer_in_try(src: &str, package_types: &[String]) -> FileResult {
         let Some(argument) = decode_buffer_argument(n, scope) else {
             return;
         };
-        let Some(catch_type) = nearest_try(n).and_then(|t| narrowable_handler(t, src, 2)) else {
+        let Some((catch_type, handled)) = nearest_try(n).and_then(|t| narrowable_handler(t, src, 2))
+        else {
             return;
         };
         edits.push(Edit::replace(
             n.byte_range(),
             format!("Base64.getMimeDecoder().decode({})", text(argument, src)),
         ));
-        edits.push(Edit::replace(
-            catch_type.byte_range(),
-            "IllegalArgumentException",
-        ));
+        edits.push(Edit::replace(catch_type.byte_range(), handled));
         rewritten += 1;
         let line = n.start_position().row + 1;
         result.changes.push(format!(
-            "line {line}: BASE64Decoder.decodeBuffer -> Base64.getMimeDecoder().decode, catch (IOException) -> catch (IllegalArgumentException)"
+            "line {line}: BASE64Decoder.decodeBuffer -> Base64.getMimeDecoder().decode, catch (IOException) -> catch ({handled})"
         ));
     });
     if edits.is_empty() {
@@ -94,8 +97,8 @@ fn decode_buffer_in_try(src: &str, package_types: &[String]) -> FileResult {
     result
 }
 
-/// The argument `x` of a call `new BASE64Decoder().decodeBuffer(x)` with `x` a name, field
-/// or literal.
+/// The argument `x` of a call `new BASE64Decoder().decodeBuffer(x)` with `x` a name, field,
+/// literal or call.
 fn decode_buffer_argument<'t>(n: Node<'t>, scope: &Scope) -> Option<Node<'t>> {
     let object = n.child_by_field_name("object")?;
     if object.kind() != "object_creation_expression"
@@ -111,29 +114,41 @@ fn decode_buffer_argument<'t>(n: Node<'t>, scope: &Scope) -> Option<Node<'t>> {
         return None;
     }
     let arg = args.named_child(0)?;
-    matches!(arg.kind(), "identifier" | "string_literal" | "field_access").then_some(arg)
+    // A call in the argument is judged with the rest of the `try` (narrowable_handler).
+    matches!(
+        arg.kind(),
+        "identifier" | "string_literal" | "field_access" | "method_invocation"
+    )
+    .then_some(arg)
 }
 
-/// The `IOException` catch type to narrow, when the `try` holds nothing but the statement
-/// around the call (making `calls` calls and creations in all) and its one handler is
-/// `catch (IOException e)` using `e` safely.
-fn narrowable_handler<'t>(try_node: Node<'t>, src: &'t str, calls: usize) -> Option<Node<'t>> {
+/// The `IOException` catch type of a `try` whose one handler is `catch (IOException e)` using
+/// `e` safely, and what it becomes once the decoder's `calls` calls and creations no longer
+/// throw `IOException`. Every other call in the `try` must be one [`quiet`] knows throws
+/// neither that nor `IllegalArgumentException`, or a charset lookup by literal name, which
+/// throws only `UnsupportedEncodingException` (an `IOException`). Without such a lookup the
+/// handler is narrowed to `IllegalArgumentException` (what the decoder now throws for
+/// malformed input); with one it is still needed, and takes `IllegalArgumentException` too.
+fn narrowable_handler<'t>(
+    try_node: Node<'t>,
+    src: &'t str,
+    calls: usize,
+) -> Option<(Node<'t>, &'static str)> {
     if try_node.kind() != "try_statement" {
         return None;
     }
     let body = try_node.child_by_field_name("body")?;
-    if body.named_child_count() != 1 {
-        return None;
-    }
-    // Nothing else in the statement may call or construct anything.
-    let statement = body.named_child(0)?;
-    let mut made = 0;
-    java_syntax::walk(statement, |x| {
+    let (mut made, mut charset_lookups) = (0, 0);
+    java_syntax::walk(body, |x| {
         if matches!(
             x.kind(),
             "method_invocation" | "object_creation_expression" | "lambda_expression"
         ) {
-            made += 1;
+            match quiet(x, src) {
+                Some(true) => charset_lookups += 1,
+                Some(false) => {}
+                None => made += 1,
+            }
         }
     });
     if made != calls {
@@ -156,7 +171,63 @@ fn narrowable_handler<'t>(try_node: Node<'t>, src: &'t str, calls: usize) -> Opt
             safe = false;
         }
     });
-    safe.then_some(only.type_list)
+    let catch_type = if charset_lookups > 0 {
+        "IOException | IllegalArgumentException"
+    } else {
+        "IllegalArgumentException"
+    };
+    safe.then_some((only.type_list, catch_type))
+}
+
+/// String methods that throw neither `IOException` nor `IllegalArgumentException` (nor a
+/// subclass: `split`, `matches` and `format` are not here, a bad pattern is one).
+const QUIET_METHODS: &[&str] = &[
+    "substring", "trim", "indexOf", "lastIndexOf", "length", "charAt", "startsWith", "endsWith",
+    "equals", "equalsIgnoreCase", "isEmpty", "contains", "concat", "toCharArray", "hashCode",
+    "toString", "toLowerCase", "toUpperCase",
+];
+
+/// Whether a call or creation is known to throw neither `IOException` nor
+/// `IllegalArgumentException` (`Some(false)`: the [`QUIET_METHODS`], `new String(b)`,
+/// `new String(b, StandardCharsets.UTF_8)`), only `UnsupportedEncodingException`
+/// (`Some(true)`: `new String(b, "UTF-8")`, `s.getBytes("UTF-8")`, a legal literal charset
+/// name), or is unknown (`None`).
+fn quiet(call: Node, src: &str) -> Option<bool> {
+    let args = call.child_by_field_name("arguments")?;
+    let literal_charset = |n: Option<Node>| {
+        n.is_some_and(|a| {
+            let t = text(a, src);
+            a.kind() == "string_literal"
+                && t.len() > 2
+                && t[1..t.len() - 1]
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._:-".contains(c))
+        })
+    };
+    let last = (args.named_child_count().checked_sub(1))
+        .and_then(|i| u32::try_from(i).ok())
+        .and_then(|i| args.named_child(i));
+    match call.kind() {
+        "method_invocation" => {
+            let name = field_text(call, "name", src);
+            if name == "getBytes" && args.named_child_count() == 1 && literal_charset(last) {
+                Some(true)
+            } else {
+                QUIET_METHODS.contains(&name).then_some(false)
+            }
+        }
+        "object_creation_expression" if field_text(call, "type", src) == "String" => {
+            let standard = last.is_some_and(|a| text(a, src).starts_with("StandardCharsets."));
+            match args.named_child_count() {
+                2 | 4 if literal_charset(last) => Some(true),
+                2 if standard => Some(false),
+                // String(byte[]) / String(char[]) with the default charset throw nothing.
+                1 => Some(false),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// A use of the caught exception that compiles for any exception type.
@@ -402,11 +473,8 @@ fn use_edits(ident: Node, coder: &Coder, scope: &Scope, src: &str) -> Option<Vec
                     .any(|t| matches!(*t, "Exception" | "Throwable"))
             });
             if !broad {
-                let narrowed = narrowable_handler(t, src, 1)?;
-                edits.push(Edit::replace(
-                    narrowed.byte_range(),
-                    "IllegalArgumentException",
-                ));
+                let (narrowed, handled) = narrowable_handler(t, src, 1)?;
+                edits.push(Edit::replace(narrowed.byte_range(), handled));
             }
         }
     }
