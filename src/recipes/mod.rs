@@ -13,6 +13,7 @@ pub mod java_lang_clashes;
 pub mod java_level;
 pub mod java_rules;
 pub mod java_types;
+pub mod javax_security_cert;
 pub mod junit5;
 pub mod kafka_send_callbacks;
 pub mod multipart_resolver;

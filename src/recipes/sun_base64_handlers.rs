@@ -62,7 +62,8 @@ fn decode_buffer_in_try(src: &str, package_types: &[String]) -> FileResult {
         let Some(argument) = decode_buffer_argument(n, scope) else {
             return;
         };
-        let Some((catch_type, handled)) = nearest_try(n).and_then(|t| narrowable_handler(t, src, 2))
+        let Some((catch_type, handled)) =
+            nearest_try(n).and_then(|t| narrowable_handler(t, src, 2))
         else {
             return;
         };
@@ -182,9 +183,24 @@ fn narrowable_handler<'t>(
 /// String methods that throw neither `IOException` nor `IllegalArgumentException` (nor a
 /// subclass: `split`, `matches` and `format` are not here, a bad pattern is one).
 const QUIET_METHODS: &[&str] = &[
-    "substring", "trim", "indexOf", "lastIndexOf", "length", "charAt", "startsWith", "endsWith",
-    "equals", "equalsIgnoreCase", "isEmpty", "contains", "concat", "toCharArray", "hashCode",
-    "toString", "toLowerCase", "toUpperCase",
+    "substring",
+    "trim",
+    "indexOf",
+    "lastIndexOf",
+    "length",
+    "charAt",
+    "startsWith",
+    "endsWith",
+    "equals",
+    "equalsIgnoreCase",
+    "isEmpty",
+    "contains",
+    "concat",
+    "toCharArray",
+    "hashCode",
+    "toString",
+    "toLowerCase",
+    "toUpperCase",
 ];
 
 /// Whether a call or creation is known to throw neither `IOException` nor

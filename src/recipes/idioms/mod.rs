@@ -38,6 +38,7 @@ pub fn transform(name: &str) -> Option<Transform> {
         "kafka-send-callbacks" => Some(super::kafka_send_callbacks::rewrite),
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
         "base64-decode-handlers" => Some(super::sun_base64_handlers::rewrite),
+        "javax-security-cert" => Some(super::javax_security_cert::rewrite),
         "bigdecimal-rounding-holders" => Some(super::rounding_mode_holders::rewrite),
         _ => None,
     }
