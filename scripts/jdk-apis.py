@@ -103,7 +103,7 @@ CLASSES = [
     (r"java\.security\.(Identity|IdentityScope|Signer|Certificate)$", "D", f"{R}/security-identity"),
     (r"java\.security\.acl\.", "D", f"{R}/security-acl"),
     (r"java\.security\.(AuthProvider|Provider)\(|java\.security\.Provider\.getVersion", "I", "rare: custom security providers (successor: the String-version constructor, getVersionStr)"),
-    (r"java\.security\.cert\.X509(Certificate|CRL)\.get(Subject|Issuer)DN", "F", f"{R}/x509-subject-dn-string, x509-issuer-dn-string (read as a string: the X500Principal's toString(), the same text; a Principal kept or compared detected: {R}/x509-principal-dn)"),
+    (r"java\.security\.cert\.X509(Certificate|CRL)\.get(Subject|Issuer)DN", "F", f"{R}/x509-subject-dn-string, x509-issuer-dn-string, x509-*-dn-equals (read as a string: the X500Principal's toString(), the same text; two compared: the X500Principals, the same equality; a Principal kept detected: {R}/x509-principal-dn)"),
     (r"java\.security\.cert\.X509C(ert|RL)Selector", "I", "rare; the X500Principal/byte[] overloads parse names differently"),
     (r"java\.security\.spec\.PSSParameterSpec|javax\.crypto\.spec\.OAEPParameterSpec\.DEFAULT", "I", "rare; the explicit parameters are a security decision, not a rename"),
     (r"javax\.net\.ssl\..*getPeerCertificateChain", "F", f"{R}/peer-certificate-chain-length (its `.length`), the javax-security-cert code (the cast getPeerCertificates() chain, where the file's certificates move to java.security.cert); else detected: {R}/peer-certificate-chain"),
