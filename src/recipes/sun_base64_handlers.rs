@@ -63,7 +63,7 @@ fn decode_buffer_in_try(src: &str, package_types: &[String]) -> FileResult {
             return;
         };
         let Some((catch_type, handled)) =
-            nearest_try(n).and_then(|t| narrowable_handler(t, src, 2))
+            nearest_try(n).and_then(|t| narrowable_handler(t, src, scope, 2))
         else {
             return;
         };
@@ -133,6 +133,7 @@ fn decode_buffer_argument<'t>(n: Node<'t>, scope: &Scope) -> Option<Node<'t>> {
 fn narrowable_handler<'t>(
     try_node: Node<'t>,
     src: &'t str,
+    scope: &Scope,
     calls: usize,
 ) -> Option<(Node<'t>, &'static str)> {
     if try_node.kind() != "try_statement" {
@@ -145,7 +146,7 @@ fn narrowable_handler<'t>(
             x.kind(),
             "method_invocation" | "object_creation_expression" | "lambda_expression"
         ) {
-            match quiet(x, src) {
+            match quiet(x, src, scope) {
                 Some(true) => charset_lookups += 1,
                 Some(false) => {}
                 None => made += 1,
@@ -181,10 +182,17 @@ fn narrowable_handler<'t>(
 }
 
 /// String methods that throw neither `IOException` nor `IllegalArgumentException` (nor a
-/// subclass: `split`, `matches` and `format` are not here, a bad pattern is one).
-const QUIET_METHODS: &[&str] = &[
+/// subclass: `split`, `matches` and `format` are not here, a bad pattern is one): those
+/// returning a String, then the others.
+const STRING_RESULTS: &[&str] = &[
     "substring",
     "trim",
+    "concat",
+    "toString",
+    "toLowerCase",
+    "toUpperCase",
+];
+const QUIET_METHODS: &[&str] = &[
     "indexOf",
     "lastIndexOf",
     "length",
@@ -195,20 +203,30 @@ const QUIET_METHODS: &[&str] = &[
     "equalsIgnoreCase",
     "isEmpty",
     "contains",
-    "concat",
     "toCharArray",
     "hashCode",
-    "toString",
-    "toLowerCase",
-    "toUpperCase",
 ];
 
+/// Whether `n` is a String: a literal, a name or field the file declares one, or a
+/// [`STRING_RESULTS`] call on one.
+fn is_string(n: Node, src: &str, scope: &Scope) -> bool {
+    match n.kind() {
+        "string_literal" => true,
+        "method_invocation" => {
+            STRING_RESULTS.contains(&field_text(n, "name", src))
+                && n.child_by_field_name("object")
+                    .is_some_and(|o| is_string(o, src, scope))
+        }
+        _ => scope.denotes(n, "java.lang.String"),
+    }
+}
+
 /// Whether a call or creation is known to throw neither `IOException` nor
-/// `IllegalArgumentException` (`Some(false)`: the [`QUIET_METHODS`], `new String(b)`,
+/// `IllegalArgumentException` (`Some(false)`: those String methods, `new String(b)`,
 /// `new String(b, StandardCharsets.UTF_8)`), only `UnsupportedEncodingException`
 /// (`Some(true)`: `new String(b, "UTF-8")`, `s.getBytes("UTF-8")`, a legal literal charset
 /// name), or is unknown (`None`).
-fn quiet(call: Node, src: &str) -> Option<bool> {
+fn quiet(call: Node, src: &str, scope: &Scope) -> Option<bool> {
     let args = call.child_by_field_name("arguments")?;
     let literal_charset = |n: Option<Node>| {
         n.is_some_and(|a| {
@@ -226,10 +244,15 @@ fn quiet(call: Node, src: &str) -> Option<bool> {
     match call.kind() {
         "method_invocation" => {
             let name = field_text(call, "name", src);
-            if name == "getBytes" && args.named_child_count() == 1 && literal_charset(last) {
+            if !call
+                .child_by_field_name("object")
+                .is_some_and(|o| is_string(o, src, scope))
+            {
+                None
+            } else if name == "getBytes" && args.named_child_count() == 1 && literal_charset(last) {
                 Some(true)
             } else {
-                QUIET_METHODS.contains(&name).then_some(false)
+                (STRING_RESULTS.contains(&name) || QUIET_METHODS.contains(&name)).then_some(false)
             }
         }
         "object_creation_expression" if field_text(call, "type", src) == "String" => {
@@ -489,7 +512,7 @@ fn use_edits(ident: Node, coder: &Coder, scope: &Scope, src: &str) -> Option<Vec
                     .any(|t| matches!(*t, "Exception" | "Throwable"))
             });
             if !broad {
-                let (narrowed, handled) = narrowable_handler(t, src, 1)?;
+                let (narrowed, handled) = narrowable_handler(t, src, scope, 1)?;
                 edits.push(Edit::replace(narrowed.byte_range(), handled));
             }
         }
