@@ -82,6 +82,7 @@ CLASSES = [
     (r"java\.net\.URL\(java\.lang\.String\)", "F", f"{J20}/url-from-literal (literals and final constants holding one, target 21; else detected)"),
     (r"java\.net\.URL\(", "D", f"{J20}/url-constructor (target 21)"),
     (r"java\.net\.MulticastSocket\.(get|set)LoopbackMode", "F", f"{D}/multicast-*-loopback* (the IP_MULTICAST_LOOP option, negated, where IOException is handled; else {R}/multicast-socket-inet-address)"),
+    (r"java\.net\.MulticastSocket\.(join|leave)Group\(java\.net\.InetAddress\)", "F", f"{D}/multicast-join-group, multicast-leave-group (the SocketAddress overload with a null interface, as the API note says)"),
     (r"java\.net\.MulticastSocket\.", "D", f"{R}/multicast-socket-inet-address"),
     (r"java\.net\.(DatagramSocket|ServerSocket|Socket)\.set\w*Factory", "I", "rare: custom socket implementations; no drop-in successor"),
     (r"java\.io\.WriteAbortedException\.detail", "I", "rare; getCause() returns Throwable, not Exception, so not a drop-in"),
