@@ -12,10 +12,11 @@
 //!   `(X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(stream)`,
 //!   which throws the `CertificateException` the handlers now name.
 //!
-//! Only where the move cannot reach another file: every mention of a moved type is inside a
-//! method body or a private member's declaration, a value of one is never passed to a method
-//! that may declare the old type, and the file neither names the package on demand or
-//! qualified nor calls `getVersion()` (0-based in the old API, 1-based in the new). Otherwise
+//! Types written with the package move the same way. Only where the move cannot reach
+//! another file: every mention of a moved type is inside a method body or a private member's
+//! declaration, a value of one is never passed to a method that may declare the old type,
+//! and the file neither imports the package on demand, nor names it in an expression, nor
+//! calls `getVersion()` (0-based in the old API, 1-based in the new). Otherwise
 //! the import stays a task (`removed-jdk-apis/javax-security-cert`).
 //!
 //! The code half of `removed-jdk-apis`; its rules then rewrite what the new types deprecate
@@ -65,23 +66,45 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         .filter(|i| i.path.starts_with(OLD) || i.path == OLD.trim_end_matches('.'))
         .collect();
     let simple = |path: &str| path.rsplit('.').next().unwrap_or(path).to_string();
-    let names: BTreeSet<String> = moved.iter().map(|i| simple(&i.path)).collect();
-    let movable = !moved.is_empty()
+    let imported: BTreeSet<String> = moved.iter().map(|i| simple(&i.path)).collect();
+    // Types written with the package (`javax.security.cert.X509Certificate[] chain`).
+    let mut qualified = Vec::new();
+    java_syntax::walk(root, |n| {
+        let written = text(n, src);
+        if n.kind() == "scoped_type_identifier"
+            && written
+                .strip_prefix(OLD)
+                .is_some_and(|name| MOVABLE.contains(&name))
+        {
+            qualified.push(n);
+        }
+    });
+    let names: BTreeSet<String> = imported
+        .iter()
+        .cloned()
+        .chain(qualified.iter().map(|n| simple(text(*n, src))))
+        .collect();
+    let movable = !names.is_empty()
         && moved
             .iter()
             .all(|i| !i.is_static && !i.wildcard && MOVABLE.contains(&simple(&i.path).as_str()))
-        && src.matches(OLD).count() == moved.len()
+        && src.matches(OLD).count() == moved.len() + qualified.len()
         && !src.contains("getVersion(")
-        && stays_in_file(root, src, &names);
+        && stays_in_file(root, src, &imported, &qualified);
     if !movable {
         return result;
     }
     let mut edits: Vec<Edit> = moved
         .iter()
         .map(|i| Edit::replace(i.name_range.clone(), i.path.replacen(OLD, NEW, 1)))
+        .chain(
+            qualified
+                .iter()
+                .map(|n| Edit::replace(n.byte_range(), text(*n, src).replacen(OLD, NEW, 1))),
+        )
         .collect();
     let mut needed = BTreeSet::new();
-    let x509 = if names.contains("X509Certificate") {
+    let x509 = if imported.contains("X509Certificate") {
         "X509Certificate"
     } else {
         "java.security.cert.X509Certificate"
@@ -114,7 +137,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
             "getInstance"
                 if arg_count == 1
                     && object.is_some_and(|o| text(o, src) == "X509Certificate")
-                    && names.contains("X509Certificate") =>
+                    && imported.contains("X509Certificate") =>
             {
                 let Some(arg) = args.and_then(|a| a.named_child(0)) else {
                     return;
@@ -153,8 +176,10 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     if refused {
         return result;
     }
-    let line = moved[0].range.start;
-    let line = src[..line].matches('\n').count() + 1;
+    let first = moved
+        .first()
+        .map_or_else(|| qualified[0].start_byte(), |i| i.range.start);
+    let line = src[..first].matches('\n').count() + 1;
     result.changes.push(format!(
         "line {line}: javax.security.cert -> java.security.cert ({})",
         names.iter().cloned().collect::<Vec<_>>().join(", ")
@@ -166,13 +191,20 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
 /// Whether no mention of the moved types can be seen by another file: each sits in a method
 /// body or a private member's declaration, and no value declared with one is handed to a
 /// call that may declare the old type.
-fn stays_in_file(root: Node, src: &str, names: &BTreeSet<String>) -> bool {
+fn stays_in_file(root: Node, src: &str, imported: &BTreeSet<String>, qualified: &[Node]) -> bool {
+    let mut mentions = qualified.to_vec();
+    java_syntax::walk(root, |n| {
+        if n.kind() == "type_identifier"
+            && imported.contains(text(n, src))
+            && n.parent()
+                .is_none_or(|p| p.kind() != "scoped_type_identifier")
+        {
+            mentions.push(n);
+        }
+    });
     let mut ok = true;
     let mut variables = BTreeSet::new();
-    java_syntax::walk(root, |n| {
-        if n.kind() != "type_identifier" || !names.contains(text(n, src)) {
-            return;
-        }
+    for n in mentions {
         ok &= private_or_local(n, src);
         if let Some(decl) = std::iter::successors(n.parent(), |p| p.parent()).find(|p| {
             matches!(
@@ -190,7 +222,7 @@ fn stays_in_file(root: Node, src: &str, names: &BTreeSet<String>) -> bool {
                 variables.insert(field_text(d, "name", src).to_string());
             }
         }
-    });
+    }
     java_syntax::walk(root, |n| {
         if n.kind() != "identifier" || !variables.contains(text(n, src)) {
             return;
