@@ -39,7 +39,7 @@ CLASSES = [
     (r"java\.lang\.(Runtime|System)\.runFinalization", "D", f"{J18}/run-finalization (targets 18+)"),
     (r"class java\.lang\.Compiler$", "F", f"{D}/compiler-call-statement (statements dropped; else detected)"),
     (r"java\.lang\.Enum\.finalize", "I", "final: no code overrides or calls it"),
-    (r"java\.(io\.File(Input|Output)Stream|util\.zip\.(ZipFile|Inflater|Deflater))\.finalize\(\)$", "F", f"{D}/stream-finalize-call, zip-codec-finalize-call (a subclass calling its finalize() -> close() / end(); an override detected: {R}/finalize-override, one only calling super.finalize() dropped: {D}/finalize-only-super)"),
+    (r"java\.(io\.File(Input|Output)Stream|util\.zip\.(ZipFile|Inflater|Deflater))\.finalize\(\)$", "F", f"{D}/stream-finalize-call*, zip-codec-finalize-call* (a call of their finalize() -> close() / end(); an override detected: {R}/finalize-override, one only calling super.finalize() dropped: {D}/finalize-only-super)"),
     (r"\.finalize\(\)$", "D", f"{R}/finalize-override (an override and its super.finalize(); one that only calls super.finalize() is dropped: {D}/finalize-only-super)"),
     (r"java\.lang\.System\.(get|set)SecurityManager", "D", f"{R}/security-manager"),
     (r"java\.lang\.SecurityManager", "D", f"{R}/security-manager-subclass"),
