@@ -113,6 +113,14 @@ impl<'a> Scope<'a> {
             "field_access" => {
                 let object = node.child_by_field_name("object")?;
                 let field = node.child_by_field_name("field")?;
+                if java_syntax::text(field, self.src) == "length"
+                    && self
+                        .written_type(object)
+                        .is_some_and(|t| t.trim_end().ends_with(']'))
+                {
+                    // An array's length.
+                    return Some("int".into());
+                }
                 if object.kind() == "this" {
                     java_syntax::declared_type(field, self.src)
                 } else if java_syntax::text(field, self.src).starts_with(char::is_uppercase) {
@@ -336,6 +344,9 @@ const FACTORIES: &[(&str, &str, &str)] = &[
         "getLogManager",
         "java.util.logging.LogManager",
     ),
+    ("java.io.File", "getAbsoluteFile", "java.io.File"),
+    ("java.io.File", "getCanonicalFile", "java.io.File"),
+    ("java.io.File", "getParentFile", "java.io.File"),
     ("java.lang.Runtime", "getRuntime", "java.lang.Runtime"),
     ("java.lang.Runtime", "version", "java.lang.Runtime.Version"),
     ("java.lang.Thread", "currentThread", "java.lang.Thread"),

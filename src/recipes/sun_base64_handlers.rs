@@ -25,7 +25,7 @@
 //!
 //! ```java
 //! private final BASE64Encoder enc = new BASE64Encoder();  ... enc.encode(bytes)
-//! private final Base64.Encoder enc = Base64.getMimeEncoder(); ... enc.encodeToString(bytes)
+//! private final Base64.Encoder enc = Base64.getMimeEncoder(76, System.lineSeparator().getBytes()); ... enc.encodeToString(bytes)
 //! ```
 //!
 //! when the variable is initialised with `new BASE64Encoder()` (`BASE64Decoder`), its name
@@ -339,7 +339,7 @@ const CODERS: [Coder; 2] = [
         fqn: ENCODER,
         simple: "BASE64Encoder",
         new_type: "Base64.Encoder",
-        factory: "Base64.getMimeEncoder()",
+        factory: "Base64.getMimeEncoder(76, System.lineSeparator().getBytes())",
         call: "encode",
         new_call: "encodeToString",
     },
