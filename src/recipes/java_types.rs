@@ -144,6 +144,9 @@ impl<'a> Scope<'a> {
                 }
                 let object = node.child_by_field_name("object")?;
                 let owner = self.written_type(object)?;
+                if let Some(element) = self.element_read(&owner, name) {
+                    return Some(element);
+                }
                 FACTORIES
                     .iter()
                     .find(|(fqn, method, _)| *method == name && self.type_is(&owner, fqn))
@@ -199,6 +202,27 @@ impl<'a> Scope<'a> {
             "parenthesized_expression" => node.named_child(0).and_then(|n| self.written_type(n)),
             _ => None,
         }
+    }
+
+    /// What `get` (and the like) returns on a collection declared with its type arguments:
+    /// `Map<String, Class<?>>.get(k)` is a `Class<?>`, `List<File>.get(i)` a `File`.
+    fn element_read(&self, owner: &str, method: &str) -> Option<String> {
+        let (raw, args) = owner.split_once('<')?;
+        let args = args.trim_end().strip_suffix('>')?;
+        let args = top_level_arguments(args);
+        let raw = raw.trim();
+        let is = |types: &[&str]| types.iter().any(|t| self.type_is(raw, t));
+        let element = if is(MAPS) && matches!(method, "get" | "remove" | "getOrDefault") {
+            args.get(1)
+        } else if is(LISTS) && matches!(method, "get" | "remove") {
+            args.first()
+        } else {
+            None
+        }?;
+        // A wildcard bound is read as its bound: `? extends Job` is a Job.
+        let element = element.trim();
+        let element = element.strip_prefix("? extends ").unwrap_or(element);
+        (!element.starts_with('?')).then(|| element.trim().to_string())
     }
 
     /// The primitive numeric type of an expression, a boxed operand unboxed (as binary
@@ -364,6 +388,45 @@ const FACTORIES: &[(&str, &str, &str)] = &[
         "java.lang.ClassLoader",
     ),
 ];
+
+/// Map and list types whose type arguments say what `get` returns.
+const MAPS: &[&str] = &[
+    "java.util.Map",
+    "java.util.HashMap",
+    "java.util.LinkedHashMap",
+    "java.util.TreeMap",
+    "java.util.SortedMap",
+    "java.util.NavigableMap",
+    "java.util.concurrent.ConcurrentMap",
+    "java.util.concurrent.ConcurrentHashMap",
+];
+const LISTS: &[&str] = &[
+    "java.util.List",
+    "java.util.ArrayList",
+    "java.util.LinkedList",
+    "java.util.Vector",
+    "java.util.concurrent.CopyOnWriteArrayList",
+];
+
+/// `String, List<Integer>` -> [`String`, `List<Integer>`]: split at the commas outside
+/// angle brackets.
+fn top_level_arguments(args: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, c) in args.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(&args[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&args[start..]);
+    out
+}
 
 /// The numeric primitives, widest first, with their boxes.
 const NUMERIC: &[(&str, &str)] = &[
