@@ -827,6 +827,18 @@ fn removed_and_deprecated_jdk_apis_are_replaced_and_the_rest_named_for_a_human()
             "{expected} missing from\n{migrated}"
         );
     }
+    let certs = read(&project.join("src/main/java/com/example/legacy/Certs.java"));
+    for expected in [
+        "import java.security.cert.X509Certificate;",
+        "Arrays.stream(session.getPeerCertificates()).map(X509Certificate.class::cast).toArray(X509Certificate[]::new)",
+        "chain[0].getSubjectX500Principal().toString()",
+        "Instant.ofEpochMilli(d.getTime()).atZone(ZoneId.systemDefault()).getYear() - 1900",
+        "Instant.ofEpochMilli(d.getTime()).atZone(ZoneId.systemDefault()).getMonthValue();",
+        "return new FileInputStream(path);",
+    ] {
+        assert!(certs.contains(expected), "{expected} missing from\n{certs}");
+    }
+    assert!(!certs.contains("AccessController"), "{certs}");
     // What no recipe may rewrite is named with its file and line for a human.
     let text = run.report.to_string();
     assert!(text.contains("thread-stop line 53"), "{text}");
