@@ -316,7 +316,7 @@ OLDER = [
     ("java.sql.DriverManager", "setLogStream -> setLogWriter", f"{D}/driver-manager-log-stream*"),
     ("java.lang.String", "String(byte[], 0[, off, len]) -> (.., StandardCharsets.ISO_8859_1)", f"{D}/string-hibyte-zero*"),
     ("java.util.Date", "Date(y, m, d[, h, min[, s]]) -> new GregorianCalendar(y + 1900, m, d, ..).getTime(); toLocaleString() -> DateFormat.getDateTimeInstance().format(d)", f"{D}/date-year-month-day*, date-to-locale-string"),
-    ("java.util.Date", "getYear/getMonth/getDate/getDay/getHours/getMinutes/getSeconds -> the field of Instant.ofEpochMilli(d.getTime()).atZone(ZoneId.systemDefault()) (- 1900, - 1, % 7 as the getter did); getTimezoneOffset() -> -TimeZone.getDefault().getOffset(d.getTime()) / 60000", f"{D}/date-get-*"),
+    ("java.util.Date", "getYear/getMonth/getDate/getDay/getHours/getMinutes/getSeconds -> the field of Instant.ofEpochMilli(d.getTime()).atZone(ZoneId.systemDefault()) (- 1900, - 1, % 7 as the getter did); getTimezoneOffset() -> -TimeZone.getDefault().getOffset(d.getTime()) / 60000; toGMTString() -> a DateTimeFormatter of its pattern in Locale.US at UTC", f"{D}/date-get-*, date-to-gmt-string"),
     ("java.lang.Thread", "stop/suspend/resume/destroy/countStackFrames statements -> the exception they throw (see the tables)", f"{R}/thread-always-throws, {J20}/thread-stop-unsupported"),
 ]
 
