@@ -182,17 +182,14 @@ fn narrowable_handler<'t>(
 }
 
 /// String methods that throw neither `IOException` nor `IllegalArgumentException` (nor a
-/// subclass: `split`, `matches` and `format` are not here, a bad pattern is one): those
-/// returning a String, then the others.
-const STRING_RESULTS: &[&str] = &[
+/// subclass: `split`, `matches` and `format` are not here, a bad pattern is one).
+const QUIET_METHODS: &[&str] = &[
     "substring",
     "trim",
     "concat",
     "toString",
     "toLowerCase",
     "toUpperCase",
-];
-const QUIET_METHODS: &[&str] = &[
     "indexOf",
     "lastIndexOf",
     "length",
@@ -206,20 +203,6 @@ const QUIET_METHODS: &[&str] = &[
     "toCharArray",
     "hashCode",
 ];
-
-/// Whether `n` is a String: a literal, a name or field the file declares one, or a
-/// [`STRING_RESULTS`] call on one.
-fn is_string(n: Node, src: &str, scope: &Scope) -> bool {
-    match n.kind() {
-        "string_literal" => true,
-        "method_invocation" => {
-            STRING_RESULTS.contains(&field_text(n, "name", src))
-                && n.child_by_field_name("object")
-                    .is_some_and(|o| is_string(o, src, scope))
-        }
-        _ => scope.denotes(n, "java.lang.String"),
-    }
-}
 
 /// Whether a call or creation is known to throw neither `IOException` nor
 /// `IllegalArgumentException` (`Some(false)`: those String methods, `new String(b)`,
@@ -246,13 +229,13 @@ fn quiet(call: Node, src: &str, scope: &Scope) -> Option<bool> {
             let name = field_text(call, "name", src);
             if !call
                 .child_by_field_name("object")
-                .is_some_and(|o| is_string(o, src, scope))
+                .is_some_and(|o| scope.denotes(o, "java.lang.String"))
             {
                 None
             } else if name == "getBytes" && args.named_child_count() == 1 && literal_charset(last) {
                 Some(true)
             } else {
-                (STRING_RESULTS.contains(&name) || QUIET_METHODS.contains(&name)).then_some(false)
+                QUIET_METHODS.contains(&name).then_some(false)
             }
         }
         "object_creation_expression" if field_text(call, "type", src) == "String" => {
