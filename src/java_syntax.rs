@@ -1,6 +1,8 @@
 //! tree-sitter-java plumbing shared by analysis and recipes.
 
 use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::ops::Range;
 
 use tree_sitter::{Node, Parser, Tree};
 
@@ -140,6 +142,28 @@ fn first_error(node: Node) -> Option<Node> {
 
 pub fn text<'s>(node: Node, source: &'s str) -> &'s str {
     &source[node.byte_range()]
+}
+
+/// Whether `n` sits in an import declaration.
+pub fn in_import(n: Node) -> bool {
+    std::iter::successors(Some(n), |x| x.parent()).any(|x| x.kind() == "import_declaration")
+}
+
+/// The simple names (identifiers and type names) `root` uses outside its imports and
+/// outside the `skip` ranges (text edits remove): what an import is still needed for.
+pub fn names_used<'s>(root: Node, src: &'s str, skip: &[Range<usize>]) -> BTreeSet<&'s str> {
+    let mut out = BTreeSet::new();
+    walk(root, |n| {
+        if matches!(n.kind(), "identifier" | "type_identifier")
+            && !skip
+                .iter()
+                .any(|r| r.start <= n.start_byte() && n.end_byte() <= r.end)
+            && !in_import(n)
+        {
+            out.insert(text(n, src));
+        }
+    });
+    out
 }
 
 /// Depth-first visit of every named node.

@@ -54,9 +54,11 @@ pub fn rewrite(src: &str) -> FileResult {
     if edits.is_empty() {
         return result;
     }
+    let removed: Vec<_> = edits.iter().map(|e| e.range.clone()).collect();
     for imp in &imports {
         let dropped = imp.path == CONFIGURER
-            || (imp.path == DATA_SOURCE && !uses_outside(root, src, "DataSource", &edits));
+            || (imp.path == DATA_SOURCE
+                && !java_syntax::names_used(root, src, &removed).contains("DataSource"));
         if dropped && !imp.is_static && !imp.wildcard {
             edits.push(Edit::replace(whole_line(src, imp.range.clone()), ""));
         }
@@ -100,17 +102,4 @@ fn noop_subclass<'t>(class: Node<'t>, src: &str, imported: bool) -> Option<(Node
         && one_data_source
         && empty_body)
         .then_some((sup, *setter))
-}
-
-/// Whether `name` is written as a type anywhere but in an import or a removed range.
-fn uses_outside(root: Node, src: &str, name: &str, removed: &[Edit]) -> bool {
-    let mut used = false;
-    java_syntax::walk(root, |n| {
-        used |= n.kind() == "type_identifier"
-            && text(n, src) == name
-            && !removed
-                .iter()
-                .any(|e| e.range.start <= n.start_byte() && n.end_byte() <= e.range.end);
-    });
-    used
 }

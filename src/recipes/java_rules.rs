@@ -498,12 +498,12 @@ impl JavaRecipe {
         };
         let root = parsed.tree.root_node();
         let imports = java_syntax::imports(root, src);
-        let used = used_names(root, src);
+        let used = java_syntax::names_used(root, src, &[]);
         // Several fired rules may drop the same import: each goes once.
         let dropped: BTreeSet<&String> = fired.iter().flat_map(|r| &r.remove_imports).collect();
         let removals: Vec<Edit> = dropped
             .into_iter()
-            .filter(|imp| !used.contains(imp.rsplit('.').next().unwrap_or(imp)))
+            .filter(|imp| !used.contains(imp.rsplit('.').next().unwrap_or(imp.as_str())))
             .flat_map(|imp| imports.iter().filter(move |i| import_text(i) == **imp))
             .map(|i| Edit::replace(whole_line(src, i.range.clone()), ""))
             .collect();
@@ -686,29 +686,6 @@ fn is_imported(imports: &[Import], wanted: &str) -> bool {
         || imports.iter().any(|i| {
             i.is_static == is_static && (i.path == path || (i.wildcard && i.path == package))
         })
-}
-
-/// Simple names used outside import declarations.
-fn used_names(root: tree_sitter::Node, src: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    java_syntax::walk(root, |n| {
-        if matches!(n.kind(), "identifier" | "type_identifier") && !in_import(n) {
-            out.insert(java_syntax::text(n, src).to_string());
-        }
-    });
-    out
-}
-
-fn in_import(mut n: tree_sitter::Node) -> bool {
-    loop {
-        if n.kind() == "import_declaration" {
-            return true;
-        }
-        match n.parent() {
-            Some(p) => n = p,
-            None => return false,
-        }
-    }
 }
 
 /// The built-in declarative catalog.

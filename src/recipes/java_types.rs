@@ -380,8 +380,16 @@ const FACTORIES: &[(&str, &str, &str)] = &[
     ("java.lang.Runtime", "getRuntime", "java.lang.Runtime"),
     ("java.lang.Runtime", "version", "java.lang.Runtime.Version"),
     ("java.lang.Thread", "currentThread", "java.lang.Thread"),
-    ("java.lang.Thread", "getThreadGroup", "java.lang.ThreadGroup"),
-    ("java.lang.ThreadGroup", "getParent", "java.lang.ThreadGroup"),
+    (
+        "java.lang.Thread",
+        "getThreadGroup",
+        "java.lang.ThreadGroup",
+    ),
+    (
+        "java.lang.ThreadGroup",
+        "getParent",
+        "java.lang.ThreadGroup",
+    ),
     (
         "java.lang.Thread",
         "getContextClassLoader",

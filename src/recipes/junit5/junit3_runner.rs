@@ -465,20 +465,10 @@ pub(super) fn unused_imports(
     removed: &[Range<usize>],
     src: &str,
 ) -> Vec<String> {
-    let mut used = BTreeSet::new();
-    java_syntax::walk(root, |n| {
-        let outside = !removed
-            .iter()
-            .any(|r| r.start <= n.start_byte() && n.end_byte() <= r.end);
-        let name = text(n, src);
-        if outside
-            && matches!(n.kind(), "identifier" | "type_identifier")
-            && (JUNIT3_TYPES.contains(&name) || name == "TestRunner")
-            && !super::in_import(n)
-        {
-            used.insert(name);
-        }
-    });
+    let used: BTreeSet<&str> = java_syntax::names_used(root, src, removed)
+        .into_iter()
+        .filter(|name| JUNIT3_TYPES.contains(name) || *name == "TestRunner")
+        .collect();
     imports
         .iter()
         .filter(|i| !i.is_static)

@@ -519,7 +519,7 @@ impl Rewriter<'_> {
             }
         }
         for &n in &nodes {
-            if handled.contains(&n.id()) || in_import(n) {
+            if handled.contains(&n.id()) || java_syntax::in_import(n) {
                 continue;
             }
             self.type_reference(n, &mut handled);
@@ -971,17 +971,6 @@ fn member_rename(path: &str) -> Result<String, String> {
         .or_else(|| TABLE.static_owners.get(owner))
         .map(|new_owner| format!("{new_owner}.{member}"))
         .ok_or_else(|| format!("no Jupiter equivalent for import static {path}"))
-}
-
-fn in_import(n: Node) -> bool {
-    let mut cur = n.parent();
-    while let Some(p) = cur {
-        if p.kind() == "import_declaration" {
-            return true;
-        }
-        cur = p.parent();
-    }
-    false
 }
 
 fn mark_subtree(n: Node, handled: &mut HashSet<usize>) {
