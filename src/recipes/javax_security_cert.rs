@@ -119,10 +119,13 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         let arg_count = args.map_or(0, |a| a.named_child_count());
         match field_text(n, "name", src) {
             "getPeerCertificateChain" if arg_count == 0 => {
+                // A chain of the old type left in place would no longer fit the moved
+                // declarations: an unresolved receiver stops the whole move.
                 let Some(object) = object.filter(|o| {
                     scope.denotes(*o, "javax.net.ssl.SSLSession")
                         || scope.denotes(*o, "javax.net.ssl.HandshakeCompletedEvent")
                 }) else {
+                    refused = true;
                     return;
                 };
                 needed.insert("java.util.Arrays");
