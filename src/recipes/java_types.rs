@@ -292,7 +292,15 @@ impl<'a> Scope<'a> {
 
     /// Whether a type spelled `written` in this file is `fqn`.
     fn type_is(&self, written: &str, fqn: &str) -> bool {
-        // An array (`String[]`, `List<String>[]`) is never the type `fqn` names.
+        // An array (`String[]`, `List<String>[]`) is only an array type (`byte[]`) whose
+        // element type is the written one's.
+        if let Some(element) = fqn.strip_suffix("[]") {
+            return written
+                .trim_end()
+                .strip_suffix(']')
+                .and_then(|w| w.trim_end().strip_suffix('['))
+                .is_some_and(|w| self.type_is(w, element));
+        }
         if written.trim_end().ends_with(']') {
             return false;
         }
@@ -374,6 +382,8 @@ const FACTORIES: &[(&str, &str, &str)] = &[
     ("java.lang.String", "toLowerCase", "java.lang.String"),
     ("java.lang.String", "toString", "java.lang.String"),
     ("java.lang.String", "toUpperCase", "java.lang.String"),
+    ("java.util.Calendar", "getTime", "java.util.Date"),
+    ("java.util.GregorianCalendar", "getTime", "java.util.Date"),
     ("java.io.File", "getAbsoluteFile", "java.io.File"),
     ("java.io.File", "getCanonicalFile", "java.io.File"),
     ("java.io.File", "getParentFile", "java.io.File"),
