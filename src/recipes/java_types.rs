@@ -388,13 +388,21 @@ const FACTORIES: &[(&str, &str, &str)] = &[
     ("java.io.File", "getCanonicalFile", "java.io.File"),
     ("java.io.File", "getParentFile", "java.io.File"),
     ("java.lang.Runtime", "getRuntime", "java.lang.Runtime"),
-    ("javax.net.ssl.SSLSocket", "getSession", "javax.net.ssl.SSLSession"),
+    (
+        "javax.net.ssl.SSLSocket",
+        "getSession",
+        "javax.net.ssl.SSLSession",
+    ),
     (
         "javax.net.ssl.SSLSocket",
         "getHandshakeSession",
         "javax.net.ssl.SSLSession",
     ),
-    ("javax.net.ssl.SSLEngine", "getSession", "javax.net.ssl.SSLSession"),
+    (
+        "javax.net.ssl.SSLEngine",
+        "getSession",
+        "javax.net.ssl.SSLSession",
+    ),
     (
         "javax.net.ssl.HandshakeCompletedEvent",
         "getSession",

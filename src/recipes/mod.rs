@@ -30,6 +30,7 @@ pub mod springfox_docket;
 pub mod static_imports;
 pub mod sun_base64_handlers;
 pub mod upgrade_versions;
+pub mod xml_reader_factory;
 
 use crate::analyze::Fingerprint;
 use crate::config::Catalog;

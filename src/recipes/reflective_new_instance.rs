@@ -257,19 +257,25 @@ fn private_calls_handled(method: Node, name: &str, src: &str) -> bool {
 /// Whether a checked exception thrown at `n` is caught by a `catch` of, or declared by a
 /// method's `throws` of, `Exception`, `ReflectiveOperationException` or `Throwable`.
 fn handled_broadly(n: Node, src: &str) -> bool {
+    handled_by(n, src, &BROAD)
+}
+
+/// Whether a checked exception thrown at `n` reaches, before any lambda or class body, a
+/// `catch` or a method's or constructor's `throws` naming one of `types`.
+pub(super) fn handled_by(n: Node, src: &str, types: &[&str]) -> bool {
     let mut child = n;
     while let Some(p) = child.parent() {
         match p.kind() {
             "lambda_expression" | "class_body" => return false,
             "method_declaration" | "constructor_declaration" => {
-                return thrown(p, src).iter().any(|t| BROAD.contains(t));
+                return thrown(p, src).iter().any(|t| types.contains(t));
             }
             "try_statement" | "try_with_resources_statement"
                 if p.child_by_field_name("body")
                     .is_some_and(|b| b.id() == child.id())
                     && catches(p, src)
                         .iter()
-                        .any(|c| c.types.iter().any(|t| BROAD.contains(t))) =>
+                        .any(|c| c.types.iter().any(|t| types.contains(t))) =>
             {
                 return true;
             }

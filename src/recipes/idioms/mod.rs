@@ -2,7 +2,7 @@
 //! rule template cannot produce. Each is named by a declarative recipe (`code:` in
 //! `catalog/java/modernize-*.yml`), which carries its description and preconditions;
 //! [`transform`] also names the code halves of `spring-security-6.yml`,
-//! `spring-framework-6.yml`, `spring-batch-5.yml`, `springfox-to-springdoc.yml`, `spring-boot-3-libraries.yml`, `deprecated-jdk-renames.yml`, `base64-from-sun-misc.yml` and `bigdecimal-rounding-mode.yml`.
+//! `spring-framework-6.yml`, `spring-batch-5.yml`, `springfox-to-springdoc.yml`, `spring-boot-3-libraries.yml`, `deprecated-jdk-renames.yml`, `removed-jdk-apis.yml`, `base64-from-sun-misc.yml` and `bigdecimal-rounding-mode.yml`.
 
 pub mod pattern_instanceof;
 pub mod switch_expressions;
@@ -38,7 +38,10 @@ pub fn transform(name: &str) -> Option<Transform> {
         "kafka-send-callbacks" => Some(super::kafka_send_callbacks::rewrite),
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
         "base64-decode-handlers" => Some(super::sun_base64_handlers::rewrite),
-        "javax-security-cert" => Some(super::javax_security_cert::rewrite),
+        "javax-security-cert" => Some(|src, types| {
+            super::javax_security_cert::rewrite(src, types)
+                .then(src, |t| super::xml_reader_factory::rewrite(t, types))
+        }),
         "bigdecimal-rounding-holders" => Some(super::rounding_mode_holders::rewrite),
         _ => None,
     }
