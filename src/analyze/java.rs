@@ -199,6 +199,8 @@ fn removed_module(path: &str) -> Option<RemovedJavaEeModule> {
         Some(RemovedJavaEeModule::Activation)
     } else if javax_owner(path) == Some(JavaxOwner::JakartaEe)
         && path.starts_with("javax.annotation.")
+        // The JDK recipe moves it to its namesake javax.annotation.processing.Generated.
+        && path != "javax.annotation.Generated"
     {
         Some(RemovedJavaEeModule::Annotation)
     } else {
@@ -531,6 +533,18 @@ class Old extends junit.framework.TestCase { public void testX() {} void testHid
         assert_eq!(f.removed_modules, [RemovedJavaEeModule::XmlBind]);
         assert_eq!(f.javax_jdk, ["javax.crypto.Cipher"]);
         assert!(f.junit4_constructs.contains(&"@Test(expected)".to_string()));
+    }
+
+    /// `@Generated` alone needs no common-annotations jar: the JDK recipe moves it to
+    /// javax.annotation.processing; `@PostConstruct` still does.
+    #[test]
+    fn javax_annotation_generated_needs_no_removed_module() {
+        let generated = "import javax.annotation.Generated;\n@Generated(\"x\") class A {}\n";
+        let f = analyze(PathBuf::from("src/main/java/A.java"), generated);
+        assert!(f.removed_modules.is_empty());
+        let both = "import javax.annotation.Generated;\nimport javax.annotation.PostConstruct;\nclass B {}\n";
+        let f = analyze(PathBuf::from("src/main/java/B.java"), both);
+        assert_eq!(f.removed_modules, [RemovedJavaEeModule::Annotation]);
     }
 
     /// A test helper using JUnit 3's API, in no test class, is JUnit 3 code: its module keeps
