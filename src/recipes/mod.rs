@@ -27,6 +27,7 @@ pub mod spring_batch;
 pub mod spring_boot;
 pub mod spring_security;
 pub mod springfox_docket;
+pub mod static_helper;
 pub mod static_imports;
 pub mod sun_base64_handlers;
 pub mod upgrade_versions;

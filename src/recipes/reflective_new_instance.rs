@@ -16,8 +16,16 @@
 //! private method every call of which (in its file, the only place one can be) sits where
 //! `Exception`, `ReflectiveOperationException` or `Throwable` is caught or declared.
 //!
+//! Anywhere else (a public method's exact throws clause, a handler of other exceptions, a
+//! lambda) the call becomes `newInstanceOf(c)`, a private static helper added once to the
+//! file's top-level type with `Class.newInstance()`'s contract: the same two checked
+//! exceptions, a missing no-argument constructor as the same `InstantiationException`, and
+//! the constructor's unchecked exceptions unwrapped. A checked one (which `Class.newInstance`
+//! threw undeclared) arrives wrapped in `UndeclaredThrowableException`.
+//!
 //! The code half of `deprecated-jdk-renames`; where the handler already takes a supertype
-//! the rule rewrites the call alone, and anywhere else it stays a task with its line.
+//! the rule rewrites the call alone; where the helper cannot go (an enum, a file naming
+//! `newInstanceOf` or clashing with its imports) the call stays a task with its line.
 
 use std::collections::BTreeSet;
 
@@ -26,6 +34,7 @@ use tree_sitter::Node;
 use super::FileResult;
 use super::java_rules::apply_code_edits;
 use super::java_types::visit_calls;
+use super::static_helper;
 use crate::edit::Edit;
 use crate::java_syntax::{self, field_text, text};
 
@@ -35,7 +44,10 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
     let mut extended: BTreeSet<usize> = BTreeSet::new();
+    let mut helper: Option<Edit> = None;
+    let mut blocked = src.contains(HELPER);
     visit_calls(src, package_types, "newInstance", |n, scope| {
+        blocked |= HELPER_IMPORTS.iter().any(|t| scope.import_would_clash(t));
         if n.child_by_field_name("arguments")
             .is_none_or(|a| a.named_child_count() > 0)
         {
@@ -56,6 +68,11 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
             None => enclosing_method(n).and_then(|m| throws_edit(m, src)),
         };
         let Some(handler) = handler else {
+            // Where a broad handler takes the new exceptions the rule rewrites the call in
+            // place; anywhere else the helper keeps the old contract.
+            if !handled_broadly(n, src) && !blocked {
+                through_helper(n, object, src, &mut helper, &mut edits, &mut result);
+            }
             return;
         };
         edits.push(Edit::insert(
@@ -74,7 +91,11 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     if edits.is_empty() {
         return result;
     }
-    let needed = BTreeSet::from(["java.lang.reflect.InvocationTargetException"]);
+    let mut needed = BTreeSet::from(["java.lang.reflect.InvocationTargetException"]);
+    if let Some(helper) = helper {
+        edits.push(helper);
+        needed.extend(HELPER_IMPORTS);
+    }
     apply_code_edits(
         src,
         &edits,
@@ -83,6 +104,59 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         &mut result,
     );
     result
+}
+
+const HELPER: &str = "newInstanceOf";
+const HELPER_IMPORTS: [&str; 2] = [
+    "java.lang.reflect.InvocationTargetException",
+    "java.lang.reflect.UndeclaredThrowableException",
+];
+/// `Class.newInstance()`'s contract: the same two checked exceptions, a missing no-argument
+/// constructor as the `InstantiationException` it threw (with the same message and cause),
+/// and the constructor's own unchecked exceptions unwrapped.
+const HELPER_LINES: [&str; 16] = [
+    "private static <T> T newInstanceOf(Class<T> type) throws InstantiationException, IllegalAccessException {",
+    "    try {",
+    "        return type.getDeclaredConstructor().newInstance();",
+    "    } catch (NoSuchMethodException e) {",
+    "        throw (InstantiationException) new InstantiationException(type.getName()).initCause(e);",
+    "    } catch (InvocationTargetException e) {",
+    "        Throwable cause = e.getCause();",
+    "        if (cause instanceof RuntimeException) {",
+    "            throw (RuntimeException) cause;",
+    "        }",
+    "        if (cause instanceof Error) {",
+    "            throw (Error) cause;",
+    "        }",
+    "        throw new UndeclaredThrowableException(cause);",
+    "    }",
+    "}",
+];
+
+/// `c.newInstance()` -> `newInstanceOf(c)`, the helper added once, to the top-level type of
+/// the first such call (a call in another top-level type of the file could not name it).
+fn through_helper(
+    call: Node,
+    object: Node,
+    src: &str,
+    helper: &mut Option<Edit>,
+    edits: &mut Vec<Edit>,
+    result: &mut FileResult,
+) {
+    let Some(here) = static_helper::append(call, src, &HELPER_LINES) else {
+        return;
+    };
+    if helper.get_or_insert_with(|| here.clone()).range != here.range {
+        return;
+    }
+    edits.push(Edit::replace(
+        call.byte_range(),
+        format!("{HELPER}({})", text(object, src)),
+    ));
+    result.changes.push(format!(
+        "line {}: Class.newInstance() -> {HELPER}(..), a helper with its exceptions",
+        call.start_position().row + 1
+    ));
 }
 
 /// The `try` whose block holds `n`, unless a lambda, class body or method comes first.

@@ -25,11 +25,21 @@ use super::FileResult;
 use super::java_rules::apply_code_edits;
 use super::java_types::visit_calls;
 use super::reflective_new_instance::handled_by;
+use super::static_helper;
 use crate::edit::{Edit, whole_line};
 use crate::java_syntax;
 
 const HELPER: &str = "newXmlReader";
 const FACTORY: &str = "org.xml.sax.helpers.XMLReaderFactory";
+const HELPER_LINES: [&str; 7] = [
+    "private static XMLReader newXmlReader() throws SAXException {",
+    "    try {",
+    "        return SAXParserFactory.newNSInstance().newSAXParser().getXMLReader();",
+    "    } catch (ParserConfigurationException e) {",
+    "        throw new SAXException(e);",
+    "    }",
+    "}",
+];
 const NEEDED: [&str; 4] = [
     "javax.xml.parsers.ParserConfigurationException",
     "javax.xml.parsers.SAXParserFactory",
@@ -43,7 +53,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         return result;
     }
     let mut edits = Vec::new();
-    let mut host: Option<(usize, String)> = None;
+    let mut helper: Option<Edit> = None;
     let mut clash = false;
     let imports = visit_calls(src, package_types, "createXMLReader", |n, scope| {
         clash |= NEEDED.iter().any(|t| scope.import_would_clash(t));
@@ -59,42 +69,25 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         {
             return;
         }
-        let Some(top) = std::iter::successors(Some(n), |x| x.parent())
-            .filter(|x| {
-                matches!(
-                    x.kind(),
-                    "class_declaration" | "interface_declaration" | "enum_declaration"
-                )
-            })
-            .last()
-        else {
+        // One helper, in the top-level type of the first call; a call in another
+        // top-level type of the file could not name it.
+        let Some(here) = static_helper::append(n, src, &HELPER_LINES) else {
             return;
         };
-        let Some(body) = top.child_by_field_name("body") else {
+        if helper.get_or_insert_with(|| here.clone()).range != here.range {
             return;
-        };
-        host.get_or_insert_with(|| (body.end_byte() - 1, member_indent(body, src)));
+        }
         edits.push(Edit::replace(n.byte_range(), format!("{HELPER}()")));
         result.changes.push(format!(
             "line {}: XMLReaderFactory.createXMLReader() -> {HELPER}() (SAXParserFactory, same SAXException)",
             n.start_position().row + 1
         ));
     });
-    let (Some(imports), Some((at, indent)), false) = (imports, host, clash) else {
+    let (Some(imports), Some(helper), false) = (imports, helper, clash) else {
         result.changes.clear();
         return result;
     };
-    let body = [
-        "private static XMLReader newXmlReader() throws SAXException {",
-        "    try {",
-        "        return SAXParserFactory.newNSInstance().newSAXParser().getXMLReader();",
-        "    } catch (ParserConfigurationException e) {",
-        "        throw new SAXException(e);",
-        "    }",
-        "}",
-    ];
-    let helper: String = body.iter().map(|l| format!("\n{indent}{l}")).collect();
-    edits.push(Edit::insert(at, format!("{helper}\n")));
+    edits.push(helper);
     // The factory's import goes once nothing outside the replaced calls names it.
     let replaced: Vec<_> = edits.iter().map(|e| e.range.clone()).collect();
     if let Some(parsed) = java_syntax::parse(src)
@@ -116,17 +109,4 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         &mut result,
     );
     result
-}
-
-/// The indentation of the body's first member, or four spaces.
-fn member_indent(body: tree_sitter::Node, src: &str) -> String {
-    body.named_child(0)
-        .map(|m| {
-            let line_start = src[..m.start_byte()].rfind('\n').map_or(0, |i| i + 1);
-            src[line_start..m.start_byte()]
-                .chars()
-                .take_while(|c| c.is_whitespace())
-                .collect()
-        })
-        .unwrap_or_else(|| "    ".into())
 }
