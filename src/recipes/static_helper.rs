@@ -30,6 +30,15 @@ pub fn append(call: Node, src: &str, lines: &[&str]) -> Option<Edit> {
         Some((true, indent)) => indent,
         _ => leading(top.start_byte()).1 + "    ",
     };
-    let method: String = lines.iter().map(|l| format!("\n{indent}{l}")).collect();
+    // The lines step by four spaces; a file indented with tabs steps by tabs.
+    let unit = if indent.contains('\t') { "\t" } else { "    " };
+    let method: String = lines
+        .iter()
+        .map(|l| {
+            let body = l.trim_start_matches(' ');
+            let steps = (l.len() - body.len()) / 4;
+            format!("\n{indent}{}{body}", unit.repeat(steps))
+        })
+        .collect();
     Some(Edit::insert(body.end_byte() - 1, format!("{method}\n")))
 }
