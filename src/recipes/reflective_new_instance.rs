@@ -34,7 +34,7 @@ use tree_sitter::Node;
 use super::FileResult;
 use super::java_rules::apply_code_edits;
 use super::java_types::visit_calls;
-use super::static_helper;
+use super::static_helper::Helper;
 use crate::edit::Edit;
 use crate::java_syntax::{self, field_text, text};
 
@@ -44,7 +44,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
     let mut extended: BTreeSet<usize> = BTreeSet::new();
-    let mut helper: Option<Edit> = None;
+    let mut helper = Helper::new(&HELPER_LINES);
     let mut blocked = src.contains(HELPER);
     visit_calls(src, package_types, "newInstance", |n, scope| {
         blocked |= HELPER_IMPORTS.iter().any(|t| scope.import_would_clash(t));
@@ -92,7 +92,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         return result;
     }
     let mut needed = BTreeSet::from(["java.lang.reflect.InvocationTargetException"]);
-    if let Some(helper) = helper {
+    if let Some(helper) = helper.edit() {
         edits.push(helper);
         needed.extend(HELPER_IMPORTS);
     }
@@ -139,14 +139,11 @@ fn through_helper(
     call: Node,
     object: Node,
     src: &str,
-    helper: &mut Option<Edit>,
+    helper: &mut Helper,
     edits: &mut Vec<Edit>,
     result: &mut FileResult,
 ) {
-    let Some(here) = static_helper::append(call, src, &HELPER_LINES) else {
-        return;
-    };
-    if helper.get_or_insert_with(|| here.clone()).range != here.range {
+    if !helper.reaches(call, src) {
         return;
     }
     edits.push(Edit::replace(

@@ -7,9 +7,39 @@ use tree_sitter::Node;
 
 use crate::edit::Edit;
 
+/// One helper a code recipe adds to a file at most once, to the top-level type of the first
+/// call it serves.
+pub struct Helper {
+    lines: &'static [&'static str],
+    placed: Option<Edit>,
+}
+
+impl Helper {
+    pub fn new(lines: &'static [&'static str]) -> Self {
+        Self {
+            lines,
+            placed: None,
+        }
+    }
+
+    /// Whether a bare call of the helper at `call` resolves to it: the helper goes where the
+    /// first such call is, and a call in another top-level type of the file cannot name it.
+    pub fn reaches(&mut self, call: Node, src: &str) -> bool {
+        let Some(here) = append(call, src, self.lines) else {
+            return false;
+        };
+        self.placed.get_or_insert_with(|| here.clone()).range == here.range
+    }
+
+    /// The edit that adds the helper, if any call needed it.
+    pub fn edit(self) -> Option<Edit> {
+        self.placed
+    }
+}
+
 /// The edit that appends `lines` (the method, unindented) to the outermost class or
 /// interface holding `call`, or `None` where there is none.
-pub fn append(call: Node, src: &str, lines: &[&str]) -> Option<Edit> {
+fn append(call: Node, src: &str, lines: &[&str]) -> Option<Edit> {
     let top = std::iter::successors(Some(call), |x| x.parent())
         .filter(|x| {
             // Not an enum: a method there needs the constants closed by `;`.

@@ -25,7 +25,7 @@ use super::FileResult;
 use super::java_rules::apply_code_edits;
 use super::java_types::visit_calls;
 use super::reflective_new_instance::handled_by;
-use super::static_helper;
+use super::static_helper::Helper;
 use crate::edit::{Edit, whole_line};
 use crate::java_syntax;
 
@@ -53,7 +53,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         return result;
     }
     let mut edits = Vec::new();
-    let mut helper: Option<Edit> = None;
+    let mut helper = Helper::new(&HELPER_LINES);
     let mut clash = false;
     let imports = visit_calls(src, package_types, "createXMLReader", |n, scope| {
         clash |= NEEDED.iter().any(|t| scope.import_would_clash(t));
@@ -69,12 +69,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         {
             return;
         }
-        // One helper, in the top-level type of the first call; a call in another
-        // top-level type of the file could not name it.
-        let Some(here) = static_helper::append(n, src, &HELPER_LINES) else {
-            return;
-        };
-        if helper.get_or_insert_with(|| here.clone()).range != here.range {
+        if !helper.reaches(n, src) {
             return;
         }
         edits.push(Edit::replace(n.byte_range(), format!("{HELPER}()")));
@@ -83,7 +78,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
             n.start_position().row + 1
         ));
     });
-    let (Some(imports), Some(helper), false) = (imports, helper, clash) else {
+    let (Some(imports), Some(helper), false) = (imports, helper.edit(), clash) else {
         result.changes.clear();
         return result;
     };
