@@ -52,7 +52,7 @@ CLASSES = [
     (r"java\.lang\.ThreadGroup\.(setDaemon|destroy)\(", "F", f"{J20}/thread-group-no-op-statement (target 21: a statement, in a file not reading isDaemon(), dropped - it does nothing since 19; else, and on 17, detected: {R}/thread-stop, thread-group-daemon)"),
     (r"java\.lang\.ThreadGroup\.(isDaemon|isDestroyed)", "D", f"{R}/thread-group-daemon"),
     (r"java\.lang\.ThreadGroup\.allowThreadSuspension", "F", f"{R}/thread-group-allow-suspension-statement (a statement on a name dropped: the VM never read the flag; else detected)"),
-    (r"java\.lang\.ThreadDeath", "D", f"{J18}/thread-death (targets 18+)"),
+    (r"java\.lang\.ThreadDeath", "F", f"{J20}/thread-death-rethrow (target 21: a handler that only rethrows it ahead of another catch or a finally goes, the JDK throws none since 20; else detected: {J18}/thread-death, targets 18+)"),
     (r"java\.lang\.String\.(formatted|stripIndent|translateEscapes)", "I", "preview API in 13 (for-removal marks preview), final in 15: not in Java 8 code"),
     (r"java\.lang\.(invoke\.ConstantBootstraps|reflect\.Modifier)\(\)|javax\.tools\.ToolProvider\(\)|java\.net\.URLDecoder\(\)|javax\.management\.relation\.RoleStatus\(\)", "F", f"{D}/utility-class-instance-call (a static method called through a new instance is called on the class; an instance kept: {D}/utility-class-instance)"),
     (r"java\.lang\.invoke\.MethodHandles\.Lookup\.hasPrivateAccess", "I", "added in 9: not in Java 8 code"),
@@ -61,7 +61,7 @@ CLASSES = [
     (r"java\.lang\.reflect\.AccessibleObject\(\)", "I", "protected constructor, called only by the JDK"),
     (r"java\.lang\.reflect\.AccessibleObject\.isAccessible", "F", f"{R}/set-accessible-guard (the `if (!m.isAccessible()) m.setAccessible(true)` guard; else detected: {R}/accessible-object-is-accessible)"),
     (r"java\.lang\.reflect\.Proxy\.getProxyClass", "D", f"{R}/proxy-get-proxy-class"),
-    (r"java\.lang\.Package\.getPackage\(", "D", f"{R}/package-get-package"),
+    (r"java\.lang\.Package\.getPackage\(", "F", f"{R}/package-named (a private packageNamed(name) helper searching Package.getPackages(), the same loaders in the same order, asked by the same class; where the file names the helper already, detected: {R}/package-get-package)"),
     (r"java\.lang\.ClassLoader\.getPackage\(", "D", f"{R}/class-loader-get-package (getDefinedPackage does not search the parents, so not mechanical)"),
     (r"sun\.misc\.Unsafe\.defineClass", "D", f"{R}/unsafe-define-class"),
     (r"sun\.reflect\.", "D", f"{R}/sun-reflect"),
@@ -103,6 +103,7 @@ CLASSES = [
     (r"javax\.security\.auth\.Policy", "D", f"{R}/javax-security-auth-policy"),
     (r"java\.security\.(Identity|IdentityScope|Signer|Certificate)$", "D", f"{R}/security-identity"),
     (r"java\.security\.acl\.", "D", f"{R}/security-acl"),
+    (r"java\.security\.Provider\(java\.lang\.String,double", "F", f"{D}/provider-version-string (a subclass's super(name, 1.0, info) with a literal whose Double.toString is its text takes the String-version constructor; other versions ignored: rare)"),
     (r"java\.security\.(AuthProvider|Provider)\(|java\.security\.Provider\.getVersion", "I", "rare: custom security providers (successor: the String-version constructor, getVersionStr)"),
     (r"java\.security\.cert\.X509(Certificate|CRL)\.get(Subject|Issuer)DN", "F", f"{R}/x509-subject-dn-string, x509-issuer-dn-string, x509-*-dn-equals (read as a string: the X500Principal's toString(), the same text; two compared: the X500Principals, the same equality; a Principal kept detected: {R}/x509-principal-dn)"),
     (r"java\.security\.cert\.X509C(ert|RL)Selector", "I", "rare; the X500Principal/byte[] overloads parse names differently"),
@@ -237,7 +238,8 @@ def main():
     w("does not exist in 17); *targets 18+* (`jdk-18-21-apis`) only when the target deprecates the API,")
     w("so a migration to 17 is not asked to change what 17 does not deprecate. Conformance cases:")
     w("`tests/conformance/{removed-jdk-apis,deprecated-jdk-renames,jdk-18-21-apis,jdk-20-replacements,")
-    w("wrapper-constructors,bigdecimal-rounding-mode,base64-from-sun-misc,jaxb-datatype-converter}.yml`.\n")
+    w("wrapper-constructors,bigdecimal-rounding-mode,base64-from-sun-misc,jaxb-datatype-converter,")
+    w("awt-swing-renames}.yml`.\n")
 
     w("## Counts\n")
     desktop = lambda api: classify(api)[1].startswith("desktop UI")
@@ -286,8 +288,8 @@ def main():
     w("|---|---|---|")
     for cls, what, rule in OLDER:
         w(f"| `{cls}` | {what} | {rule} |")
-    w("\nThe other deprecated `java.util.Date` constructors and accessors (1.1: `Date(String)`, `getYear()`, ...) are")
-    w("not mechanical (parsing, time zone and calendar semantics) and are left alone; `sun.misc.BASE64Encoder/Decoder` (not a public API,")
+    w("\n`Date(String)` and `Date.parse` (1.1: their own lenient date grammar) are")
+    w("not mechanical and are left to the JDK's report; `sun.misc.BASE64Encoder/Decoder` (not a public API,")
     w("so not in jdeprscan's lists, gone in 9) become `java.util.Base64` where created and used in one")
     w("expression or held in a variable or field whose every use moves with it (`base64-from-sun-misc`;")
     w("any other use is reported), `com.sun.net.ssl` (gone in 9) classes with javax.net.ssl's API move")
@@ -316,7 +318,12 @@ OLDER = [
     ("java.sql.DriverManager", "setLogStream -> setLogWriter", f"{D}/driver-manager-log-stream*"),
     ("java.lang.String", "String(byte[], 0[, off, len]) -> (.., StandardCharsets.ISO_8859_1)", f"{D}/string-hibyte-zero*"),
     ("java.util.Date", "Date(y, m, d[, h, min[, s]]) -> new GregorianCalendar(y + 1900, m, d, ..).getTime(); toLocaleString() -> DateFormat.getDateTimeInstance().format(d)", f"{D}/date-year-month-day*, date-to-locale-string"),
-    ("java.util.Date", "getYear/getMonth/getDate/getDay/getHours/getMinutes/getSeconds -> the field of Instant.ofEpochMilli(d.getTime()).atZone(ZoneId.systemDefault()) (- 1900, - 1, % 7 as the getter did); getTimezoneOffset() -> -TimeZone.getDefault().getOffset(d.getTime()) / 60000; toGMTString() -> a DateTimeFormatter of its pattern in Locale.US at UTC", f"{D}/date-get-*, date-to-gmt-string"),
+    ("java.util.Date", "getYear/getMonth/getDate/getDay/getHours/getMinutes/getSeconds -> the field of Instant.ofEpochMilli(d.getTime()).atZone(ZoneId.systemDefault()) (- 1900, - 1, % 7 as the getter did; a method reference Date::getYear becomes a typed lambda of the same); getTimezoneOffset() -> -TimeZone.getDefault().getOffset(d.getTime()) / 60000; toGMTString() -> a DateTimeFormatter of its pattern in Locale.US at UTC", f"{D}/date-get-*, date-to-gmt-string"),
+    ("java.util.Date", "setYear/setMonth/setDate/setHours/setMinutes/setSeconds -> setDateField(d, Calendar.FIELD, v), a private helper setting the field through a GregorianCalendar in the default zone (lenient, as Date was); Date.UTC(..) -> utcMillis(..), a cleared GregorianCalendar at UTC", f"{D}/date-set-*, date-utc"),
+    ("java.sql.Date / Time / Timestamp", "the field constructors -> the millisecond constructor of a GregorianCalendar's instant (Timestamp through a timestampOf helper that sets the nanos)", f"{D}/sql-date-year-month-day, sql-time-hours-minutes-seconds, sql-timestamp-fields"),
+    ("java.net.MulticastSocket", "send(packet, ttl) -> sendWithTimeToLive(socket, packet, ttl), a helper that sets the time-to-live for the send and restores it", f"{D}/multicast-send-with-ttl"),
+    ("java.io.StringBufferInputStream, String.getBytes(int, int, byte[], int), ByteArrayOutputStream.toString(int), StreamTokenizer(InputStream)", "the low byte of each char is ISO-8859-1: ByteArrayInputStream over getBytes(ISO_8859_1) (the type too), System.arraycopy of the substring's ISO-8859-1 bytes, toString(ISO_8859_1) for hibyte 0, a StreamTokenizer over an ISO-8859-1 InputStreamReader", f"{D}/string-buffer-input-stream*, string-get-low-bytes*, byte-array-output-hibyte-zero, stream-tokenizer-*"),
+    ("java.awt / javax.swing components (1.1-1.7)", "resize/move/reshape/size/location/bounds/preferredSize/minimumSize/layout/inside/locate/show/hide/enable/disable/countComponents/insets, java.awt.List/Choice/Menu/TextArea/TextField/Scrollbar/CheckboxGroup/Polygon/Rectangle's old names, AbstractButton.getLabel/setLabel, JPasswordField.getText(), JList.getSelectedValues(), getMenuBar/setMenuBar -> the successors their Javadoc names (AWT's call the old methods, so overrides still run)", "awt-swing-renames/*"),
     ("java.net.URLConnection", "setDefaultRequestProperty statements dropped, getDefaultRequestProperty -> null (no-ops since 1.3)", f"{D}/default-request-property-set, default-request-property-get"),
     ("java.util.Properties", "save(out, c) -> try { store(out, c); } catch (IOException ignored) { } (what save did)", f"{D}/properties-save"),
     ("javax.annotation.Generated (removed in 11)", "-> javax.annotation.processing.Generated (JDK 9+, same elements and retention)", f"{R}/javax-annotation-generated*"),

@@ -131,15 +131,22 @@ pub fn whole_line(text: &str, range: Range<usize>) -> Range<usize> {
     }
 }
 
-/// What deleting `range` should remove: its whole lines when nothing else is on them, and
-/// then also a blank line before them when a blank line or the end of the block follows,
-/// so a removed member leaves no double gap behind.
+/// What deleting `range` should remove: its whole lines when nothing else is on them (else
+/// also one of the spaces around it, where both sides have one), and then also a blank line
+/// before them when a blank line or the end of the block follows, so a removed member leaves
+/// no double gap behind.
 pub fn deletion_span(text: &str, range: Range<usize>) -> Range<usize> {
     let line = whole_line(text, range.clone());
     let whole = (line.start == 0 || text[..line.start].ends_with('\n'))
         && (line.end == text.len() || text[..line.end].ends_with('\n'));
     if !whole {
-        return line;
+        // Inside a line, a deletion between two spaces keeps only one of them.
+        let spaced = text[..line.start].ends_with(' ') && text[line.end..].starts_with(' ');
+        return if spaced {
+            line.start..line.end + 1
+        } else {
+            line
+        };
     }
     let before = text[..line.start].trim_end_matches([' ', '\t']);
     let blank_before = before.ends_with("\n\n") || before.ends_with("\n\r\n");
@@ -180,6 +187,12 @@ mod tests {
         let mut out = src.to_string();
         out.replace_range(deletion_span(src, at), "");
         assert_eq!(out, "class A {\n  int a;\n  int b;\n}\n");
+        // Inside a line, between two spaces: one space stays.
+        let src = "try { f(); } catch (ThreadDeath t) { throw t; } catch (Error e) { }";
+        let at = src.find("catch (T").unwrap()..src.find(" catch (E").unwrap();
+        let mut out = src.to_string();
+        out.replace_range(deletion_span(src, at), "");
+        assert_eq!(out, "try { f(); } catch (Error e) { }");
     }
 
     #[test]

@@ -346,6 +346,25 @@ pub fn declared_type(ident: Node, src: &str) -> Option<String> {
                 })
                 .filter_map(declares)
                 .last(),
+            "lambda_expression"
+                if scope
+                    .child_by_field_name("parameters")
+                    .is_some_and(|ps| ps.kind() != "formal_parameters") =>
+            {
+                // `d -> ..`, `(k, v) -> ..`: a parameter of that name is the variable, and
+                // its type is what the lambda's call feeds it, where that is known.
+                let ps = scope.child_by_field_name("parameters")?;
+                let mut c2 = ps.walk();
+                let names: Vec<Node> = if ps.kind() == "identifier" {
+                    vec![ps]
+                } else {
+                    ps.named_children(&mut c2).collect()
+                };
+                if let Some(at) = names.iter().position(|n| text(*n, src) == name) {
+                    return inferred_parameter(scope, at, names.len(), src);
+                }
+                None
+            }
             "method_declaration" | "constructor_declaration" | "lambda_expression" => {
                 scope.child_by_field_name("parameters").and_then(|ps| {
                     let mut c2 = ps.walk();
@@ -372,9 +391,192 @@ pub fn declared_type(ident: Node, src: &str) -> Option<String> {
     None
 }
 
+/// JDK containers of one element type, by simple name: `forEach`, `removeIf`, `stream()`
+/// and the like feed their lambdas that type.
+const ELEMENT_CONTAINERS: &[&str] = &[
+    "Iterable",
+    "Collection",
+    "List",
+    "ArrayList",
+    "LinkedList",
+    "Vector",
+    "Set",
+    "HashSet",
+    "LinkedHashSet",
+    "TreeSet",
+    "SortedSet",
+    "NavigableSet",
+    "Queue",
+    "Deque",
+    "ArrayDeque",
+    "CopyOnWriteArrayList",
+    "Stream",
+    "Optional",
+];
+/// JDK maps by simple name: `forEach((k, v) -> ..)` takes their key and value types.
+const MAP_CONTAINERS: &[&str] = &[
+    "Map",
+    "HashMap",
+    "LinkedHashMap",
+    "TreeMap",
+    "SortedMap",
+    "NavigableMap",
+    "ConcurrentMap",
+    "ConcurrentHashMap",
+];
+
+/// The type of parameter `at` (of `count`) of an implicitly typed `lambda`, where the call it
+/// is the only argument of feeds it the elements of a container declared with its type
+/// arguments: `dates.forEach(d -> ..)`, `dates.stream().filter(d -> ..)`,
+/// `dates.sort((a, b) -> ..)`, `map.forEach((k, v) -> ..)`. Anything else is unknown.
+fn inferred_parameter(lambda: Node, at: usize, count: usize, src: &str) -> Option<String> {
+    let args = lambda.parent().filter(|a| a.kind() == "argument_list")?;
+    let call = args.parent().filter(|c| c.kind() == "method_invocation")?;
+    if args.named_child_count() != 1 {
+        return None;
+    }
+    let object = call.child_by_field_name("object")?;
+    let method = field_text(call, "name", src);
+    let one = [
+        "forEach",
+        "forEachOrdered",
+        "removeIf",
+        "filter",
+        "anyMatch",
+        "allMatch",
+        "noneMatch",
+        "peek",
+        "map",
+        "mapToInt",
+        "mapToLong",
+        "mapToDouble",
+        "mapToObj",
+        "flatMap",
+        "ifPresent",
+        "takeWhile",
+        "dropWhile",
+    ];
+    let two = ["sort", "sorted", "min", "max"];
+    match count {
+        1 if one.contains(&method) => element_type(object, src),
+        2 if two.contains(&method) => element_type(object, src),
+        2 if method == "forEach" => {
+            let declared = declared_type(object, src).filter(|_| object.kind() == "identifier")?;
+            let (raw, args) = type_arguments(&declared)?;
+            let [key, value] = args.as_slice() else {
+                return None;
+            };
+            MAP_CONTAINERS
+                .contains(&raw)
+                .then(|| bound(if at == 0 { key } else { value }))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// The element type of a container expression: a variable declared `List<Date>` (and the
+/// like), its `stream()`, and stream or optional steps that keep the elements.
+fn element_type(container: Node, src: &str) -> Option<String> {
+    match container.kind() {
+        "identifier" => {
+            let declared = declared_type(container, src)?;
+            let (raw, args) = type_arguments(&declared)?;
+            let [element] = args.as_slice() else {
+                return None;
+            };
+            ELEMENT_CONTAINERS
+                .contains(&raw)
+                .then(|| bound(element))
+                .flatten()
+        }
+        "method_invocation" => {
+            let keeps = [
+                "stream",
+                "parallelStream",
+                "filter",
+                "sorted",
+                "distinct",
+                "peek",
+                "limit",
+                "skip",
+                "unordered",
+                "parallel",
+                "sequential",
+                "takeWhile",
+                "dropWhile",
+            ];
+            keeps
+                .contains(&field_text(container, "name", src))
+                .then(|| element_type(container.child_by_field_name("object")?, src))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// `Map<String, List<Date>>` -> (`Map`, [`String`, `List<Date>`]).
+fn type_arguments(declared: &str) -> Option<(&str, Vec<&str>)> {
+    let (raw, rest) = declared.split_once('<')?;
+    let inner = rest.trim_end().strip_suffix('>')?;
+    let args = top_level_arguments(inner)
+        .into_iter()
+        .map(str::trim)
+        .collect();
+    Some((raw.trim().rsplit('.').next().unwrap_or(raw), args))
+}
+
+/// `String, List<Integer>` -> [`String`, ` List<Integer>`]: split at the commas outside
+/// angle brackets.
+pub fn top_level_arguments(args: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0usize, 0);
+    for (i, c) in args.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                out.push(&args[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&args[start..]);
+    out
+}
+
+/// A type argument as the type a lambda receives: `? extends Date` is a `Date`; `?` and
+/// `? super` bounds are unknown.
+fn bound(arg: &str) -> Option<String> {
+    let arg = arg.strip_prefix("? extends ").unwrap_or(arg).trim();
+    (!arg.starts_with('?')).then(|| arg.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An implicitly typed lambda parameter has the element type of what its call feeds
+    /// it, and hides a field of the same name even where that type is unknown.
+    #[test]
+    fn a_lambda_parameter_takes_the_element_type_of_its_container() {
+        let src = "class A {\n  String d;\n  void f(List<? extends Date> dates, Map<String, Date> byName, Widget w) {\n    dates.stream().filter(d -> d.x()).count();\n    byName.forEach((k, v) -> v.x());\n    dates.sort((a, b) -> a.x());\n    w.each(d -> d.x());\n  }\n}\n";
+        let p = parse(src).unwrap();
+        let type_of = |needle: &str| {
+            let at = src.find(needle).unwrap();
+            let node = p
+                .tree
+                .root_node()
+                .descendant_for_byte_range(at, at + 1)
+                .unwrap();
+            declared_type(node, src)
+        };
+        assert_eq!(type_of("d.x()).count").as_deref(), Some("Date"));
+        assert_eq!(type_of("v.x()").as_deref(), Some("Date"));
+        assert_eq!(type_of("a.x()").as_deref(), Some("Date"));
+        assert_eq!(type_of("d.x());\n").as_deref(), None);
+    }
 
     #[test]
     fn reports_syntax_errors_with_position() {

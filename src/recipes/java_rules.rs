@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use crate::edit::{self, Edit, deletion_span, line_ending, whole_line};
 use crate::java_syntax::{self, Import};
 
-use super::{FileResult, idioms, java_types, static_imports};
+use super::{FileResult, idioms, java_types, static_helper, static_imports};
 use crate::config::IDIOMS;
 
 /// tree-sitter-java for ast-grep. `$` is a legal Java identifier character, so
@@ -103,6 +103,47 @@ struct CompiledRule {
     /// Bounds the fix's text by the match's: at most `factor` times its length plus
     /// `literal` bytes ([`expansion`]).
     growth: Growth,
+    /// `helper`: a private static method the fix calls, added once to each top-level class
+    /// or interface holding a rewritten call.
+    helper: Option<RuleHelper>,
+}
+
+/// A rule's helper method: where one expression cannot keep an old API's contract, a few
+/// lines can, and the fix calls them by name.
+#[derive(Debug, Clone)]
+struct RuleHelper {
+    name: String,
+    lines: Vec<String>,
+}
+
+impl RuleHelper {
+    /// The helper from its Java text: one `private static` method that parses on its own.
+    fn parse(text: &str) -> Result<Self, String> {
+        let head = regex::Regex::new(r"^private static [^(=]*?\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+            .expect("valid regex");
+        let name = head
+            .captures(text.trim_start())
+            .map(|c| c[1].to_string())
+            .ok_or("helper: one `private static` method")?;
+        let wrapped = format!("class H {{\n{text}\n}}");
+        let parsed = java_syntax::parse(&wrapped).filter(|p| p.syntax_error.is_none());
+        let members = parsed.as_ref().and_then(|p| {
+            let class = p.tree.root_node().named_child(0)?;
+            Some(class.child_by_field_name("body")?.named_child_count())
+        });
+        if members != Some(1) {
+            return Err(format!("helper {name}: not one method that parses"));
+        }
+        let lines = text.trim_end().lines().map(str::to_string).collect();
+        Ok(Self { name, lines })
+    }
+
+    /// Whether `src` already says the helper's name: a method of the project's own, or a
+    /// copy from an earlier run, which a second one would clash with.
+    fn named_in(&self, src: &str) -> bool {
+        regex::Regex::new(&format!(r"\b{}\b", regex::escape(&self.name)))
+            .is_ok_and(|r| r.is_match(src))
+    }
 }
 
 /// How long a rule's fix can be, from its template and transforms alone.
@@ -194,7 +235,9 @@ impl CompiledRule {
                 m.get_env()
                     .get_match(var)
                     .is_none_or(|n| scope.denotes(n.range(), fqns))
-            })
+            }) && (self.helper.is_none()
+                || m.ancestors()
+                    .any(|a| static_helper::can_hold_helper(&a.kind())))
         })
     }
 }
@@ -250,6 +293,16 @@ impl<'s> TypedFile<'s> {
         });
         Some(f(root, scope))
     }
+}
+
+/// What every fix pass over one file shares.
+#[derive(Clone, Copy)]
+struct Pass<'a> {
+    package_types: &'a [String],
+    /// Rules that may not fix this file (their helper's name is taken).
+    silenced: &'a BTreeSet<usize>,
+    /// The longest the rewritten text may grow ([`max_rewritten_len`]).
+    limit: usize,
 }
 
 /// The longest text a declarative recipe may turn a file of `len` bytes into. A fix may
@@ -339,9 +392,19 @@ impl JavaRecipe {
             }
         }
         let limit = max_rewritten_len(src.len());
+        // A rule whose helper's name the file already says would call or add a clashing one.
+        let silenced: BTreeSet<usize> = (self.rules.iter().enumerate())
+            .filter(|(_, r)| r.helper.as_ref().is_some_and(|h| h.named_in(src)))
+            .map(|(i, _)| i)
+            .collect();
+        let pass = Pass {
+            package_types,
+            silenced: &silenced,
+            limit,
+        };
         // Statically imported members a rule rewrites are written with their owner first.
         let qualified = static_imports::qualify(&current, |text| {
-            let edits = self.fix_pass(text, package_types, &mut Vec::new(), limit);
+            let edits = self.fix_pass(text, &pass, &mut Vec::new());
             edits.map_or(Vec::new(), |(edits, _)| {
                 edits.into_iter().map(|e| e.range).collect()
             })
@@ -352,9 +415,7 @@ impl JavaRecipe {
         }
         let mut fired: BTreeSet<usize> = BTreeSet::new();
         for _pass in 0..4 {
-            let Some((edits, hits)) =
-                self.fix_pass(&current, package_types, &mut result.changes, limit)
-            else {
+            let Some((edits, hits)) = self.fix_pass(&current, &pass, &mut result.changes) else {
                 result.changes.clear();
                 result.findings.push(format!(
                     "{}: the rewrite would make the file larger than {limit} bytes; file left unchanged",
@@ -379,6 +440,7 @@ impl JavaRecipe {
             current = unqualified;
         }
         if current != src {
+            current = self.add_helpers(&current, &fired);
             current = self.fix_imports(&current, &fired);
             if let Some(q) = qualified.filter(|_| !fired.is_empty()) {
                 let unused: Vec<Edit> = q
@@ -409,10 +471,14 @@ impl JavaRecipe {
     fn fix_pass(
         &self,
         src: &str,
-        package_types: &[String],
+        pass: &Pass,
         changes: &mut Vec<String>,
-        limit: usize,
     ) -> Option<(Vec<Edit>, Vec<usize>)> {
+        let Pass {
+            package_types,
+            silenced,
+            limit,
+        } = *pass;
         let mut len = src.len();
         let grep = Java.ast_grep(src);
         let root = grep.root();
@@ -421,7 +487,9 @@ impl JavaRecipe {
         let mut taken = BTreeSet::new();
         let mut hits = Vec::new();
         for (i, rule) in self.rules.iter().enumerate() {
-            let Some(fixer) = rule.fixer() else { continue };
+            let Some(fixer) = rule.fixer().filter(|_| !silenced.contains(&i)) else {
+                continue;
+            };
             // A fix naming a type the file already uses for another one would not compile.
             if rule.add_imports.iter().any(|imp| typed.import_clashes(imp)) {
                 continue;
@@ -467,6 +535,22 @@ impl JavaRecipe {
             }
         }
         Some((edits, hits))
+    }
+
+    /// `src` with the helper of every fired rule that has one, in each top-level type that
+    /// calls it (several rules may share one helper: it goes once).
+    fn add_helpers(&self, src: &str, fired: &BTreeSet<usize>) -> String {
+        let mut helpers: Vec<&RuleHelper> = Vec::new();
+        for h in fired.iter().filter_map(|&i| self.rules[i].helper.as_ref()) {
+            if !helpers.iter().any(|seen| seen.name == h.name) {
+                helpers.push(h);
+            }
+        }
+        helpers.iter().fold(src.to_string(), |text, h| {
+            let lines: Vec<&str> = h.lines.iter().map(String::as_str).collect();
+            let edits = static_helper::place_for_calls(&text, &h.name, &lines);
+            edit::apply(&text, &edits).unwrap_or(text)
+        })
     }
 
     /// Detector hits on the final text, one per line.
@@ -558,6 +642,13 @@ fn compile(
         None => BTreeMap::new(),
     };
     let growth = expansion(&raw).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
+    let helper = match raw.remove("helper") {
+        Some(serde_json::Value::String(text)) => {
+            Some(RuleHelper::parse(&text).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?)
+        }
+        Some(_) => anyhow::bail!("{recipe}/{id}: helper: the method's Java text"),
+        None => None,
+    };
     raw.entry("language").or_insert_with(|| "java".into());
     let spec: SerializableRuleConfig<Java> =
         serde_json::from_value(raw.into()).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
@@ -577,6 +668,7 @@ fn compile(
         remove_imports,
         types,
         growth,
+        helper,
     })
 }
 
@@ -696,6 +788,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/jaxb-datatype-converter.yml"),
     include_str!("catalog/java/deprecated-jdk-renames.yml"),
     include_str!("catalog/java/underscore-identifier.yml"),
+    include_str!("catalog/java/awt-swing-renames.yml"),
     // Before the detectors: a call it replaces is not also reported.
     include_str!("catalog/java/jdk-20-replacements.yml"),
     include_str!("catalog/java/jdk-18-21-apis.yml"),

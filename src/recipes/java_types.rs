@@ -209,7 +209,7 @@ impl<'a> Scope<'a> {
     fn element_read(&self, owner: &str, method: &str) -> Option<String> {
         let (raw, args) = owner.split_once('<')?;
         let args = args.trim_end().strip_suffix('>')?;
-        let args = top_level_arguments(args);
+        let args = java_syntax::top_level_arguments(args);
         let raw = raw.trim();
         let is = |types: &[&str]| types.iter().any(|t| self.type_is(raw, t));
         let element = if is(MAPS) && matches!(method, "get" | "remove" | "getOrDefault") {
@@ -453,26 +453,6 @@ const LISTS: &[&str] = &[
     "java.util.Vector",
     "java.util.concurrent.CopyOnWriteArrayList",
 ];
-
-/// `String, List<Integer>` -> [`String`, `List<Integer>`]: split at the commas outside
-/// angle brackets.
-fn top_level_arguments(args: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0usize, 0);
-    for (i, c) in args.char_indices() {
-        match c {
-            '<' => depth += 1,
-            '>' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                out.push(&args[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&args[start..]);
-    out
-}
 
 /// The numeric primitives, widest first, with their boxes.
 const NUMERIC: &[(&str, &str)] = &[

@@ -7,9 +7,10 @@
 //! private final RoundingMode mode = RoundingMode.HALF_UP;      ... v.setScale(2, mode)
 //! ```
 //!
-//! Each `ROUND_X` equals `RoundingMode.X`'s old int, and the int overloads compute with
+//! The value may also choose between such constants (`up ? BigDecimal.ROUND_UP :
+//! BigDecimal.ROUND_DOWN`). Each `ROUND_X` equals `RoundingMode.X`'s old int, and the int overloads compute with
 //! `RoundingMode.valueOf(int)`, so the result is the same. Any other use (arithmetic,
-//! another call, an assignment, a qualified `this.mode`) leaves the variable to the rule's
+//! another call, an assignment) leaves the variable to the rule's
 //! detector. The code half of `bigdecimal-rounding-mode`.
 
 use std::collections::BTreeSet;
@@ -69,25 +70,31 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         ) else {
             return;
         };
-        let Some(mode) = rounding_constant(value, &scope, src) else {
+        let Some(constants) = rounding_constants(value, &scope, src) else {
             return;
         };
         let uses = mentions(root, name, src);
         if text(ty, src) != "int"
             || uses.is_empty()
-            || !uses.iter().all(|u| rounding_argument(*u, &scope, src))
+            || !uses
+                .iter()
+                .all(|u| rounding_argument(this_qualified(*u, src), &scope, src))
         {
             return;
         }
         edits.push(Edit::replace(ty.byte_range(), "RoundingMode"));
-        edits.push(Edit::replace(
-            value.byte_range(),
-            format!("RoundingMode.{mode}"),
-        ));
+        for (constant, mode) in &constants {
+            edits.push(Edit::replace(
+                constant.byte_range(),
+                format!("RoundingMode.{mode}"),
+            ));
+        }
+        let modes: Vec<&str> = constants.iter().map(|(_, m)| *m).collect();
         result.changes.push(format!(
-            "line {}: int {} = BigDecimal.ROUND_{mode} -> RoundingMode",
+            "line {}: int {} = BigDecimal.ROUND_{} -> RoundingMode",
             decl.start_position().row + 1,
-            text(name, src)
+            text(name, src),
+            modes.join(" / ROUND_")
         ));
     });
     if edits.is_empty() {
@@ -103,6 +110,29 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     result
 }
 
+/// The `BigDecimal.ROUND_*` constants `value` is made of, with their modes: one constant,
+/// or a conditional (in parentheses or not) choosing between such values.
+fn rounding_constants<'t, 's>(
+    value: Node<'t>,
+    scope: &Scope,
+    src: &'s str,
+) -> Option<Vec<(Node<'t>, &'s str)>> {
+    match value.kind() {
+        "parenthesized_expression" => rounding_constants(value.named_child(0)?, scope, src),
+        "ternary_expression" => {
+            let mut both =
+                rounding_constants(value.child_by_field_name("consequence")?, scope, src)?;
+            both.extend(rounding_constants(
+                value.child_by_field_name("alternative")?,
+                scope,
+                src,
+            )?);
+            Some(both)
+        }
+        _ => Some(vec![(value, rounding_constant(value, scope, src)?)]),
+    }
+}
+
 /// `HALF_UP` for `BigDecimal.ROUND_HALF_UP`, its owner resolved to java.math.BigDecimal.
 fn rounding_constant<'s>(value: Node, scope: &Scope, src: &'s str) -> Option<&'s str> {
     if value.kind() != "field_access" {
@@ -111,6 +141,19 @@ fn rounding_constant<'s>(value: Node, scope: &Scope, src: &'s str) -> Option<&'s
     let object = value.child_by_field_name("object")?;
     let mode = field_text(value, "field", src).strip_prefix("ROUND_")?;
     (MODES.contains(&mode) && scope.denotes(object, BIG_DECIMAL)).then_some(mode)
+}
+
+/// `this.name` where `name` is read that way, else `name`.
+fn this_qualified<'t>(name: Node<'t>, src: &str) -> Node<'t> {
+    name.parent()
+        .filter(|p| {
+            p.kind() == "field_access"
+                && p.child_by_field_name("field")
+                    .is_some_and(|f| f.id() == name.id())
+                && p.child_by_field_name("object")
+                    .is_some_and(|o| text(o, src) == "this")
+        })
+        .unwrap_or(name)
 }
 
 /// Whether `ident` is the last argument, the rounding mode, of `setScale(int, int)`,

@@ -6,6 +6,7 @@
 use tree_sitter::Node;
 
 use crate::edit::Edit;
+use crate::java_syntax;
 
 /// One helper a code recipe adds to a file at most once, to the top-level type of the first
 /// call it serves.
@@ -37,14 +38,37 @@ impl Helper {
     }
 }
 
+/// The edits that give every top-level type of `src` holding a bare call of `name` its own
+/// copy of the helper `lines`: a declarative rule's fix writes the calls, this their target.
+pub fn place_for_calls(src: &str, name: &str, lines: &[&str]) -> Vec<Edit> {
+    let Some(parsed) = java_syntax::parse(src) else {
+        return Vec::new();
+    };
+    let mut edits: Vec<Edit> = Vec::new();
+    java_syntax::walk(parsed.tree.root_node(), |n| {
+        let bare_call = n.kind() == "method_invocation"
+            && n.child_by_field_name("object").is_none()
+            && java_syntax::field_text(n, "name", src) == name;
+        if let Some(e) = bare_call.then(|| append(n, src, lines)).flatten()
+            && !edits.iter().any(|p| p.range == e.range)
+        {
+            edits.push(e);
+        }
+    });
+    edits
+}
+
+/// Whether `kind` is a type a helper can go into (not an enum: a method there needs the
+/// constants closed by `;`).
+pub fn can_hold_helper(kind: &str) -> bool {
+    matches!(kind, "class_declaration" | "interface_declaration")
+}
+
 /// The edit that appends `lines` (the method, unindented) to the outermost class or
 /// interface holding `call`, or `None` where there is none.
 fn append(call: Node, src: &str, lines: &[&str]) -> Option<Edit> {
     let top = std::iter::successors(Some(call), |x| x.parent())
-        .filter(|x| {
-            // Not an enum: a method there needs the constants closed by `;`.
-            matches!(x.kind(), "class_declaration" | "interface_declaration")
-        })
+        .filter(|x| can_hold_helper(x.kind()))
         .last()?;
     let body = top.child_by_field_name("body")?;
     // The first member's indentation where it starts its line, else the type's plus four.
