@@ -358,6 +358,10 @@ impl JavaRecipe {
             .into_iter()
             .map(|r| compile(&spec.id, r))
             .collect::<anyhow::Result<Vec<_>>>()?;
+        let mut ids = BTreeSet::new();
+        if let Some(twice) = rules.iter().find(|r| !ids.insert(r.config.id.as_str())) {
+            anyhow::bail!("recipe {}: two rules named {}", spec.id, twice.config.id);
+        }
         Ok(Self {
             id: spec.id,
             description: spec.description,
@@ -822,6 +826,39 @@ mod tests {
             .map(|s| JavaRecipe::parse(s).unwrap())
             .find(|r| r.id == id)
             .unwrap()
+    }
+
+    /// A rule's helper goes once into each top-level type whose calls it serves, not where
+    /// the file names it already or the call has no class to hold it; a malformed helper or
+    /// two rules of one name are refused at load.
+    #[test]
+    fn a_rule_helper_is_added_once_per_calling_type() {
+        let yaml = "id: h\ndescription: d\nrules:\n  - id: twice\n    rule: { pattern: '$X.old()' }\n    fix: 'twice($X)'\n    helper: |\n      private static int twice(int x) {\n          return 2 * x;\n      }\n";
+        let r = JavaRecipe::parse(yaml).unwrap();
+        let src = "class A {\n    int f(int a) { return a.old() + a.old(); }\n}\nclass B {\n    int g(int b) { return b.old(); }\n}\nenum E { ONE; int h(int e) { return e.old(); } }\n";
+        let out = r.apply(src, &[]).text.unwrap();
+        assert_eq!(
+            out.matches("private static int twice(int x)").count(),
+            2,
+            "{out}"
+        );
+        assert!(out.contains("return twice(a) + twice(a); }\n\n    private static int twice(int x) {\n        return 2 * x;\n    }\n}\nclass B"), "{out}");
+        assert!(out.contains("return e.old();"), "{out}");
+        let taken = "class A { int f(int a) { return a.old(); } void twice() { } }\n";
+        assert!(r.apply(taken, &[]).text.is_none());
+        let broken = yaml.replace("return 2 * x;", "return 2 *;");
+        assert!(JavaRecipe::parse(&broken).is_err());
+        let public = yaml.replace("private static int", "public int");
+        assert!(JavaRecipe::parse(&public).is_err());
+        let dup = format!(
+            "{yaml}  - id: twice\n    rule: {{ pattern: '$X.thrice()' }}\n    message: m\n"
+        );
+        assert!(
+            JavaRecipe::parse(&dup)
+                .unwrap_err()
+                .to_string()
+                .contains("two rules named twice")
+        );
     }
 
     #[test]

@@ -433,6 +433,13 @@ const FACTORIES: &[(&str, &str, &str)] = &[
         "getSystemClassLoader",
         "java.lang.ClassLoader",
     ),
+    ("java.util.Properties", "getProperty", "java.lang.String"),
+    ("java.lang.System", "getProperty", "java.lang.String"),
+    ("java.lang.String", "strip", "java.lang.String"),
+    ("java.lang.String", "replace", "java.lang.String"),
+    ("java.lang.String", "valueOf", "java.lang.String"),
+    ("java.lang.StringBuilder", "toString", "java.lang.String"),
+    ("java.lang.StringBuffer", "toString", "java.lang.String"),
 ];
 
 /// Map and list types whose type arguments say what `get` returns.
