@@ -4,6 +4,8 @@
 //! another import) asks [`Scope::denotes`]; when the file does not say, the answer is no,
 //! so a recipe leaves what it cannot prove alone.
 
+use std::collections::BTreeSet;
+
 use tree_sitter::Node;
 
 use crate::java_syntax::{self, Import};
@@ -142,7 +144,12 @@ impl<'a> Scope<'a> {
                 if name == "getClass" && no_args {
                     return Some("java.lang.Class".into());
                 }
-                let object = node.child_by_field_name("object")?;
+                let Some(object) = node.child_by_field_name("object") else {
+                    return declared_return_type(node, name, self.src);
+                };
+                if object.kind() == "this" {
+                    return declared_return_type(node, name, self.src);
+                }
                 let owner = self.written_type(object)?;
                 if let Some(element) = self.element_read(&owner, name) {
                     return Some(element);
@@ -350,6 +357,23 @@ impl<'a> Scope<'a> {
                 .imports
                 .iter()
                 .any(|i| i.wildcard && !i.is_static && i.path == owner)
+    }
+}
+
+/// The return type of `name()` called on this class (bare or through `this`): the type the
+/// file's methods of that name all declare; several types, or a type variable, tell nothing.
+fn declared_return_type(call: Node, name: &str, src: &str) -> Option<String> {
+    let root = std::iter::successors(Some(call), |n| n.parent()).last()?;
+    let mut types = BTreeSet::new();
+    java_syntax::walk(root, |n| {
+        if n.kind() == "method_declaration" && java_syntax::field_text(n, "name", src) == name {
+            types.insert(java_syntax::field_text(n, "type", src).to_string());
+        }
+    });
+    let mut one = types.into_iter();
+    match (one.next(), one.next()) {
+        (Some(t), None) if t != "void" => Some(t),
+        _ => None,
     }
 }
 
