@@ -113,6 +113,8 @@ struct CompiledRule {
 #[derive(Debug, Clone)]
 struct RuleHelper {
     name: String,
+    /// The name as a whole word, compiled once: every file asks [`Self::named_in`].
+    word: regex::Regex,
     lines: Vec<String>,
 }
 
@@ -135,14 +137,15 @@ impl RuleHelper {
             return Err(format!("helper {name}: not one method that parses"));
         }
         let lines = text.trim_end().lines().map(str::to_string).collect();
-        Ok(Self { name, lines })
+        let word = regex::Regex::new(&format!(r"\b{}\b", regex::escape(&name)))
+            .map_err(|e| format!("helper {name}: {e}"))?;
+        Ok(Self { name, word, lines })
     }
 
     /// Whether `src` already says the helper's name: a method of the project's own, or a
     /// copy from an earlier run, which a second one would clash with.
     fn named_in(&self, src: &str) -> bool {
-        regex::Regex::new(&format!(r"\b{}\b", regex::escape(&self.name)))
-            .is_ok_and(|r| r.is_match(src))
+        self.word.is_match(src)
     }
 }
 
