@@ -127,6 +127,7 @@ CLASSES = [
     (r"javax\.(jws|xml\.ws|xml\.soap)\.", "I", "JAX-WS left in 11: moved only with the javax -> jakarta migration (jakarta.yml)"),
     (r"javax\.naming\.Context\.APPLET", "I", "rare: a JNDI environment key for applets"),
     (r"java\.applet\.|javax\.swing\.JApplet|java\.beans\.(AppletInitializer|Beans\.instantiate)|RepaintManager\.addDirtyRegion\(java\.applet", "D", f"{R}/applet (the import of java.applet, JApplet or AppletInitializer)"),
+    (r"java\.awt\.event\.InputEvent\.(SHIFT|CTRL|META|ALT|ALT_GRAPH)_MASK|java\.awt\.Toolkit\.getMenuShortcutKeyMask\(", "F", "awt-swing-renames/key-stroke-modifier-mask, key-stroke-menu-shortcut-mask (in a KeyStroke's modifiers, alone or or-ed, where KeyStroke maps old and extended masks to one key; elsewhere ignored as desktop UI)"),
     (r"java\.awt\.|javax\.swing\.|javax\.imageio\.|javax\.print\.|javax\.sound\.|javax\.accessibility\.", "I", "desktop UI APIs: out of scope for server-side migrations"),
 ]
 

@@ -106,6 +106,9 @@ struct CompiledRule {
     /// `helper`: a private static method the fix calls, added once to each top-level class
     /// or interface holding a rewritten call.
     helper: Option<RuleHelper>,
+    /// The methods the fix calls: a project subclass declaring one of them is not taken
+    /// for its typed superclass ([`java_types::Scope::inherits_call`]).
+    fix_calls: Vec<String>,
 }
 
 /// A rule's helper method: where one expression cannot keep an old API's contract, a few
@@ -237,7 +240,7 @@ impl CompiledRule {
             self.types.iter().all(|(var, fqns)| {
                 m.get_env()
                     .get_match(var)
-                    .is_none_or(|n| scope.denotes(n.range(), fqns))
+                    .is_none_or(|n| scope.denotes(n.range(), fqns, &self.fix_calls))
             }) && (self.helper.is_none()
                 || m.ancestors()
                     .any(|a| static_helper::can_hold_helper(&a.kind())))
@@ -265,10 +268,20 @@ impl<'s> TypedFile<'s> {
         }
     }
 
-    fn denotes(&self, range: std::ops::Range<usize>, fqns: &[String]) -> bool {
+    /// Whether the node at `range` denotes one of `fqns`, or is the receiver of a call its
+    /// class inherits from one of them (avoiding the methods `fix_calls`).
+    fn denotes(
+        &self,
+        range: std::ops::Range<usize>,
+        fqns: &[String],
+        fix_calls: &[String],
+    ) -> bool {
         self.with_scope(|root, scope| {
             root.descendant_for_byte_range(range.start, range.end)
-                .is_some_and(|node| fqns.iter().any(|f| scope.denotes(node, f)))
+                .is_some_and(|node| {
+                    fqns.iter()
+                        .any(|f| scope.denotes(node, f) || scope.inherits_call(node, f, fix_calls))
+                })
         })
         .unwrap_or(false)
     }
@@ -649,6 +662,7 @@ fn compile(
         None => BTreeMap::new(),
     };
     let growth = expansion(&raw).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
+    let fix_calls = raw.get("fix").map(called_names).unwrap_or_default();
     let helper = match raw.remove("helper") {
         Some(serde_json::Value::String(text)) => {
             Some(RuleHelper::parse(&text).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?)
@@ -676,7 +690,19 @@ fn compile(
         types,
         growth,
         helper,
+        fix_calls,
     })
+}
+
+/// The names a fix template calls (`setVisible` in `$C.setVisible(true)`).
+fn called_names(fix: &serde_json::Value) -> Vec<String> {
+    let call = regex::Regex::new(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(").expect("valid regex");
+    let text = fix.to_string();
+    let names: BTreeSet<String> = call
+        .captures_iter(&text)
+        .map(|c| c[1].to_string())
+        .collect();
+    names.into_iter().collect()
 }
 
 /// `types: { R: java.util.Date }` or `{ R: [java.util.Date, java.sql.Date] }`.

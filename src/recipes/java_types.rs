@@ -55,13 +55,59 @@ pub struct Scope<'a> {
     /// Top-level types the project declares in this file's package (other files included):
     /// a `Character` there shadows java.lang's, which the file alone cannot tell.
     package_types: Vec<String>,
+    /// The classes this file declares, for calls their instances inherit.
+    classes: Vec<DeclaredClass>,
+}
+
+/// A class the file declares, as far as a call on its instances goes.
+struct DeclaredClass {
+    name: String,
+    /// Its `extends` type as written, type arguments dropped.
+    superclass: Option<String>,
+    /// The methods its body declares.
+    methods: Vec<String>,
+}
+
+impl DeclaredClass {
+    fn of(class: Node, src: &str) -> Self {
+        let superclass = class.child_by_field_name("superclass").map(|s| {
+            let written = java_syntax::text(s, src)
+                .trim_start_matches("extends")
+                .trim();
+            written
+                .split('<')
+                .next()
+                .unwrap_or(written)
+                .trim()
+                .to_string()
+        });
+        let mut methods = Vec::new();
+        if let Some(body) = class.child_by_field_name("body") {
+            let mut c = body.walk();
+            for m in body
+                .named_children(&mut c)
+                .filter(|m| m.kind() == "method_declaration")
+            {
+                methods.push(java_syntax::field_text(m, "name", src).to_string());
+            }
+        }
+        Self {
+            name: java_syntax::field_text(class, "name", src).to_string(),
+            superclass,
+            methods,
+        }
+    }
 }
 
 impl<'a> Scope<'a> {
     pub fn new(root: Node, src: &'a str) -> Self {
         let package = java_syntax::package_name(root, src);
         let mut declared = java_syntax::declared_type_names(root, src);
+        let mut classes = Vec::new();
         java_syntax::walk(root, |n| {
+            if n.kind() == "class_declaration" {
+                classes.push(DeclaredClass::of(n, src));
+            }
             if n.kind() == "type_parameter" {
                 let mut c = n.walk();
                 if let Some(id) = n
@@ -78,6 +124,7 @@ impl<'a> Scope<'a> {
             imports: java_syntax::imports(root, src),
             declared,
             package_types: Vec::new(),
+            classes,
         }
     }
 
@@ -94,6 +141,46 @@ impl<'a> Scope<'a> {
             Some(ty) => self.type_is(&ty, fqn),
             None => false,
         }
+    }
+
+    /// Whether `receiver`, the object of a method call, is an instance of a class this file
+    /// declares that extends `fqn` (directly or through other classes of the file) and
+    /// inherits the called method: no class on the way declares it, nor any of `avoid` (the
+    /// methods a rewrite would call instead). The JDK's method runs before the rewrite and
+    /// its successor after, as for `fqn` itself.
+    pub fn inherits_call(&self, receiver: Node, fqn: &str, avoid: &[String]) -> bool {
+        let Some(call) = receiver.parent().filter(|p| {
+            p.kind() == "method_invocation" && p.child_by_field_name("object") == Some(receiver)
+        }) else {
+            return false;
+        };
+        let called = java_syntax::field_text(call, "name", self.src);
+        let Some(written) = self.written_type(receiver) else {
+            return false;
+        };
+        let mut current = written.split('<').next().unwrap_or("").trim().to_string();
+        // A chain longer than this is not worth following; a cycle does not compile.
+        for _ in 0..8 {
+            let mut named = self.classes.iter().filter(|c| c.name == current);
+            let (Some(class), None) = (named.next(), named.next()) else {
+                return false;
+            };
+            if class
+                .methods
+                .iter()
+                .any(|m| m == called || avoid.contains(m))
+            {
+                return false;
+            }
+            let Some(superclass) = &class.superclass else {
+                return false;
+            };
+            if self.type_is(superclass, fqn) {
+                return true;
+            }
+            current = superclass.clone();
+        }
+        false
     }
 
     /// The type as the source spells it: the node itself when it names a type, else the
@@ -380,6 +467,7 @@ fn declared_return_type(call: Node, name: &str, src: &str) -> Option<String> {
 /// JDK methods whose result type a receiver check needs (`Logger.getLogger(..)` is a
 /// Logger, `Class.forName(..)` a Class): owner, method, returned type.
 const FACTORIES: &[(&str, &str, &str)] = &[
+    ("java.awt.Toolkit", "getDefaultToolkit", "java.awt.Toolkit"),
     (
         "java.util.logging.Logger",
         "getLogger",
