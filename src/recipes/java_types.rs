@@ -294,6 +294,12 @@ impl<'a> Scope<'a> {
             }
             "class_literal" => Some("Class".into()),
             "parenthesized_expression" => node.named_child(0).and_then(|n| self.written_type(n)),
+            // A choice between two values of one written type is of that type.
+            "ternary_expression" => {
+                let consequence = self.written_type(node.child_by_field_name("consequence")?)?;
+                let alternative = self.written_type(node.child_by_field_name("alternative")?)?;
+                (consequence == alternative).then_some(consequence)
+            }
             _ => None,
         }
     }
@@ -468,6 +474,13 @@ fn declared_return_type(call: Node, name: &str, src: &str) -> Option<String> {
 /// Logger, `Class.forName(..)` a Class): owner, method, returned type.
 const FACTORIES: &[(&str, &str, &str)] = &[
     ("java.awt.Toolkit", "getDefaultToolkit", "java.awt.Toolkit"),
+    ("java.awt.Polygon", "getBounds", "java.awt.Rectangle"),
+    ("java.awt.Rectangle", "getBounds", "java.awt.Rectangle"),
+    (
+        "javax.swing.JScrollPane",
+        "getViewport",
+        "javax.swing.JViewport",
+    ),
     (
         "java.util.logging.Logger",
         "getLogger",
