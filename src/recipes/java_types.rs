@@ -750,4 +750,72 @@ mod tests {
             "import java.lang.Runtime.Version;\nclass A { void f(Version v) { v.major(); } }";
         assert!(denotes(imported, "v", "java.lang.Runtime.Version"));
     }
+
+    /// The first node of `kind` whose text is `text`, with the file's scope.
+    fn with_node(
+        src: &str,
+        kind: &str,
+        text: &str,
+        check: impl FnOnce(Node, &Scope) -> bool,
+    ) -> bool {
+        let parsed = java_syntax::parse(src).unwrap();
+        let root = parsed.tree.root_node();
+        let scope = Scope::new(root, src);
+        let mut hit = None;
+        java_syntax::walk(root, |n| {
+            if hit.is_none() && n.kind() == kind && java_syntax::text(n, src) == text {
+                hit = Some(n);
+            }
+        });
+        check(hit.expect(text), &scope)
+    }
+
+    #[test]
+    fn a_choice_between_two_values_of_one_type_is_of_that_type() {
+        let src = "class A { Object f(boolean b, String s, Integer i) { return (b ? s : \"x\").length() + (b ? s : i).hashCode(); } }";
+        let string = "java.lang.String";
+        assert!(with_node(
+            src,
+            "ternary_expression",
+            "b ? s : \"x\"",
+            |n, s| s.denotes(n, string)
+        ));
+        assert!(!with_node(
+            src,
+            "ternary_expression",
+            "b ? s : i",
+            |n, s| s.denotes(n, string)
+        ));
+    }
+
+    #[test]
+    fn a_call_on_a_class_of_the_file_is_inherited_unless_a_class_on_the_way_declares_it() {
+        let src = "import javax.swing.JDialog;\n\
+                   class About extends JDialog { }\n\
+                   class Wide extends About { }\n\
+                   class Own extends JDialog { public void show() { } }\n\
+                   class Shown extends JDialog { public void setVisible(boolean b) { } }\n\
+                   class M { void f(Wide w, Own o, Shown s, com.acme.Dialog d) { w.show(); o.show(); s.show(); d.show(); } }";
+        let dialog = "javax.swing.JDialog";
+        let avoid = ["setVisible".to_string()];
+        // The receiver of `<name>.show()`.
+        let inherits = |name: &str| {
+            with_node(
+                src,
+                "method_invocation",
+                &format!("{name}.show()"),
+                |call, scope| {
+                    let object = call.child_by_field_name("object").unwrap();
+                    scope.inherits_call(object, dialog, &avoid)
+                },
+            )
+        };
+        assert!(inherits("w"));
+        assert!(!inherits("o"), "the class declares show()");
+        assert!(
+            !inherits("s"),
+            "the class declares what the rewrite would call"
+        );
+        assert!(!inherits("d"), "a class from elsewhere");
+    }
 }
