@@ -241,6 +241,9 @@ impl<'a> Scope<'a> {
                 if let Some(element) = self.element_read(&owner, name) {
                     return Some(element);
                 }
+                if let Some(numeric) = self.numeric_call(&owner, name, node) {
+                    return Some(numeric);
+                }
                 FACTORIES
                     .iter()
                     .find(|(fqn, method, _)| *method == name && self.type_is(&owner, fqn))
@@ -323,6 +326,36 @@ impl<'a> Scope<'a> {
         let element = element.trim();
         let element = element.strip_prefix("? extends ").unwrap_or(element);
         (!element.starts_with('?')).then(|| element.trim().to_string())
+    }
+
+    /// What a JDK numeric method returns: a Number's `xxxValue()` its primitive,
+    /// `Math.min/max/abs` the promoted type of their arguments, Math's other functions of
+    /// doubles a double.
+    fn numeric_call(&self, owner: &str, method: &str, call: Node) -> Option<String> {
+        let args = call.child_by_field_name("arguments")?;
+        let mut c = args.walk();
+        let args: Vec<Node> = args.named_children(&mut c).collect();
+        let is = |types: &[&str]| types.iter().any(|t| self.type_is(owner, t));
+        if args.is_empty() && is(NUMBERS) {
+            let primitive = method.strip_suffix("Value")?;
+            return NUMERIC[..6]
+                .iter()
+                .any(|(p, _)| *p == primitive)
+                .then(|| primitive.to_string());
+        }
+        if !is(&["java.lang.Math", "java.lang.StrictMath"]) {
+            return None;
+        }
+        let operands: Option<Vec<&str>> = args.iter().map(|a| self.numeric_type(*a)).collect();
+        let operands = operands?;
+        match method {
+            "min" | "max" | "abs" => promoted(&operands),
+            "sqrt" | "cbrt" | "pow" | "exp" | "log" | "log10" | "floor" | "ceil" | "rint"
+            | "sin" | "cos" | "tan" | "atan2" | "hypot" | "toRadians" | "toDegrees" => {
+                Some("double".into())
+            }
+            _ => None,
+        }
     }
 
     /// The primitive numeric type of an expression, a boxed operand unboxed (as binary
@@ -587,6 +620,21 @@ const LISTS: &[&str] = &[
 ];
 
 /// The numeric primitives, widest first, with their boxes.
+/// The JDK's Numbers whose `xxxValue()` methods return that primitive.
+const NUMBERS: &[&str] = &[
+    "java.lang.Number",
+    "java.lang.Byte",
+    "java.lang.Short",
+    "java.lang.Integer",
+    "java.lang.Long",
+    "java.lang.Float",
+    "java.lang.Double",
+    "java.math.BigDecimal",
+    "java.math.BigInteger",
+    "java.util.concurrent.atomic.AtomicInteger",
+    "java.util.concurrent.atomic.AtomicLong",
+];
+
 const NUMERIC: &[(&str, &str)] = &[
     ("double", "java.lang.Double"),
     ("float", "java.lang.Float"),
