@@ -318,7 +318,7 @@ OLDER = [
     ("java.net.MulticastSocket", "getTTL()/setTTL(b) -> (byte) getTimeToLive()/setTimeToLive(Byte.toUnsignedInt(b))", f"{D}/multicast-get-ttl, multicast-set-ttl"),
     ("java.io.File", "toURL() -> toURI().toURL()", f"{D}/file-to-url"),
     ("java.lang.ClassLoader", "defineClass(byte[],int,int) -> defineClass(null, ..)", f"{D}/define-class-without-name"),
-    ("java.sql.DriverManager", "setLogStream -> setLogWriter (System.out/err or a new stream wrapped as is, a name tested for null, anything else through a logWriterFor helper keeping null as off)", f"{D}/driver-manager-log-stream*"),
+    ("java.sql.DriverManager", "setLogStream -> setLogWriter (System.out/err or a new stream wrapped as is, a name tested for null, anything else through a logWriterFor helper keeping null as off; getLogStream() tested against null -> getLogWriter(), the writer those calls now set)", f"{D}/driver-manager-log-stream*"),
     ("java.lang.String", "String(byte[], 0[, off, len]) -> (.., StandardCharsets.ISO_8859_1)", f"{D}/string-hibyte-zero*"),
     ("java.util.Date", "Date(y, m, d[, h, min[, s]]) -> new GregorianCalendar(y + 1900, m, d, ..).getTime(); toLocaleString() -> DateFormat.getDateTimeInstance().format(d)", f"{D}/date-year-month-day*, date-to-locale-string"),
     ("java.util.Date", "getYear/getMonth/getDate/getDay/getHours/getMinutes/getSeconds -> the field of Instant.ofEpochMilli(d.getTime()).atZone(ZoneId.systemDefault()) (- 1900, - 1, % 7 as the getter did; a method reference Date::getYear becomes a typed lambda of the same); getTimezoneOffset() -> -TimeZone.getDefault().getOffset(d.getTime()) / 60000; toGMTString() -> a DateTimeFormatter of its pattern in Locale.US at UTC", f"{D}/date-get-*, date-to-gmt-string"),
