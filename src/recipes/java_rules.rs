@@ -696,9 +696,11 @@ fn compile(
 
 /// The names a fix template calls (`setVisible` in `$C.setVisible(true)`).
 fn called_names(fix: &serde_json::Value) -> Vec<String> {
-    let call = regex::Regex::new(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(").expect("valid regex");
+    static CALL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(").expect("valid regex")
+    });
     let text = fix.to_string();
-    let names: BTreeSet<String> = call
+    let names: BTreeSet<String> = CALL
         .captures_iter(&text)
         .map(|c| c[1].to_string())
         .collect();
