@@ -265,11 +265,16 @@ pub fn declared_type_names(root: Node, source: &str) -> Vec<String> {
     names
 }
 
-/// `Base` for `class A extends com.acme.Base<T>`.
-pub fn superclass_name<'s>(class: Node, source: &'s str) -> Option<&'s str> {
+/// `com.acme.Base` for `class A extends com.acme.Base<T>`: as written, without type arguments.
+pub fn superclass_written<'s>(class: Node, source: &'s str) -> Option<&'s str> {
     let sup = class.child_by_field_name("superclass")?;
     let written = text(sup, source).trim_start_matches("extends").trim();
-    let raw = written.split('<').next().unwrap_or(written).trim();
+    Some(written.split('<').next().unwrap_or(written).trim())
+}
+
+/// `Base` for `class A extends com.acme.Base<T>`.
+pub fn superclass_name<'s>(class: Node, source: &'s str) -> Option<&'s str> {
+    let raw = superclass_written(class, source)?;
     Some(raw.rsplit('.').next().unwrap_or(raw))
 }
 

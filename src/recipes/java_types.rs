@@ -70,17 +70,7 @@ struct DeclaredClass {
 
 impl DeclaredClass {
     fn of(class: Node, src: &str) -> Self {
-        let superclass = class.child_by_field_name("superclass").map(|s| {
-            let written = java_syntax::text(s, src)
-                .trim_start_matches("extends")
-                .trim();
-            written
-                .split('<')
-                .next()
-                .unwrap_or(written)
-                .trim()
-                .to_string()
-        });
+        let superclass = java_syntax::superclass_written(class, src).map(str::to_string);
         let mut methods = Vec::new();
         if let Some(body) = class.child_by_field_name("body") {
             let mut c = body.walk();
