@@ -318,27 +318,39 @@ pub fn annotation_name<'s>(annotation: Node, source: &'s str) -> &'s str {
     field_text(annotation, "name", source)
 }
 
-/// The declared type of the variable an identifier names, looked up through the enclosing
-/// blocks, parameters and fields the way Java scopes it (no type inference beyond that).
-pub fn declared_type(ident: Node, src: &str) -> Option<String> {
+/// Where the variable an identifier names is declared.
+enum Declaration<'t> {
+    /// A local, field, parameter or `for` variable: its declaration (which holds the type)
+    /// and the declarator or parameter that names it.
+    Typed { decl: Node<'t>, named: Node<'t> },
+    /// The variable of an enhanced `for`.
+    ForEach(Node<'t>),
+    /// Parameter `at` of the `count` of an implicitly typed lambda.
+    Lambda {
+        lambda: Node<'t>,
+        at: usize,
+        count: usize,
+    },
+}
+
+/// The declaration of the variable an identifier names, looked up through the enclosing
+/// blocks, parameters and fields the way Java scopes it.
+fn declaration<'t>(ident: Node<'t>, src: &str) -> Option<Declaration<'t>> {
     let name = text(ident, src);
-    let declares = |decl: Node| -> Option<String> {
-        let ty = decl.child_by_field_name("type")?;
+    let declares = |decl: Node<'t>| -> Option<Declaration<'t>> {
+        decl.child_by_field_name("type")?;
         let mut c = decl.walk();
-        let mut found = None;
         let candidates: Vec<Node> = match decl.kind() {
             "formal_parameter" | "spread_parameter" => vec![decl],
             _ => decl.children_by_field_name("declarator", &mut c).collect(),
         };
-        for d in candidates {
-            if d.child_by_field_name("name")
-                .is_some_and(|n| text(n, src) == name)
-            {
-                let dims = field_text(d, "dimensions", src);
-                found = Some(format!("{}{dims}", text(ty, src)));
-            }
-        }
-        found
+        candidates
+            .into_iter()
+            .rfind(|d| {
+                d.child_by_field_name("name")
+                    .is_some_and(|n| text(n, src) == name)
+            })
+            .map(|named| Declaration::Typed { decl, named })
     };
     let mut cur = ident;
     while let Some(scope) = cur.parent() {
@@ -356,8 +368,7 @@ pub fn declared_type(ident: Node, src: &str) -> Option<String> {
                     .child_by_field_name("parameters")
                     .is_some_and(|ps| ps.kind() != "formal_parameters") =>
             {
-                // `d -> ..`, `(k, v) -> ..`: a parameter of that name is the variable, and
-                // its type is what the lambda's call feeds it, where that is known.
+                // `d -> ..`, `(k, v) -> ..`: a parameter of that name is the variable.
                 let ps = scope.child_by_field_name("parameters")?;
                 let mut c2 = ps.walk();
                 let names: Vec<Node> = if ps.kind() == "identifier" {
@@ -366,7 +377,11 @@ pub fn declared_type(ident: Node, src: &str) -> Option<String> {
                     ps.named_children(&mut c2).collect()
                 };
                 if let Some(at) = names.iter().position(|n| text(*n, src) == name) {
-                    return inferred_parameter(scope, at, names.len(), src);
+                    return Some(Declaration::Lambda {
+                        lambda: scope,
+                        at,
+                        count: names.len(),
+                    });
                 }
                 None
             }
@@ -380,8 +395,7 @@ pub fn declared_type(ident: Node, src: &str) -> Option<String> {
             "enhanced_for_statement" => scope
                 .child_by_field_name("name")
                 .filter(|n| text(*n, src) == name)
-                .and_then(|_| scope.child_by_field_name("type"))
-                .map(|t| text(t, src).to_string()),
+                .map(|_| Declaration::ForEach(scope)),
             "class_body" => scope
                 .named_children(&mut c)
                 .filter(|m| m.kind() == "field_declaration")
@@ -394,6 +408,35 @@ pub fn declared_type(ident: Node, src: &str) -> Option<String> {
         cur = scope;
     }
     None
+}
+
+/// The declared type of the variable an identifier names (no type inference beyond an
+/// implicitly typed lambda parameter fed the elements of a declared container).
+pub fn declared_type(ident: Node, src: &str) -> Option<String> {
+    match declaration(ident, src)? {
+        Declaration::Typed { decl, named } => {
+            let ty = field_text(decl, "type", src);
+            Some(format!("{ty}{}", field_text(named, "dimensions", src)))
+        }
+        Declaration::ForEach(stmt) => Some(field_text(stmt, "type", src).to_string()),
+        // Its type is what the lambda's call feeds it, where that is known.
+        Declaration::Lambda { lambda, at, count } => inferred_parameter(lambda, at, count, src),
+    }
+}
+
+/// The initializer of the `final` field of this file that an identifier names (no local or
+/// parameter of that name hiding it): where a constant's value can be read.
+pub fn final_field_value<'t>(ident: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let Declaration::Typed { decl, named } = declaration(ident, src)? else {
+        return None;
+    };
+    let is_final = modifiers_of(decl).is_some_and(|m| {
+        let mut c = m.walk();
+        m.children(&mut c).any(|k| k.kind() == "final")
+    });
+    (decl.kind() == "field_declaration" && is_final)
+        .then(|| named.child_by_field_name("value"))
+        .flatten()
 }
 
 /// JDK containers of one element type, by simple name: `forEach`, `removeIf`, `stream()`
@@ -466,15 +509,47 @@ fn inferred_parameter(lambda: Node, at: usize, count: usize, src: &str) -> Optio
         1 if one.contains(&method) => element_type(object, src),
         2 if two.contains(&method) => element_type(object, src),
         2 if method == "forEach" => {
-            let declared = declared_type(object, src).filter(|_| object.kind() == "identifier")?;
+            let (key, value) = map_arguments(object, src)?;
+            bound(if at == 0 { &key } else { &value })
+        }
+        _ => None,
+    }
+}
+
+/// JDK static methods that return a map, with its type arguments: what a lambda over their
+/// keys or values receives.
+const MAP_FACTORIES: &[(&str, &str, [&str; 2])] = &[
+    (
+        "Thread",
+        "getAllStackTraces",
+        ["Thread", "StackTraceElement[]"],
+    ),
+    ("System", "getenv", ["String", "String"]),
+];
+
+/// The key and value types of a map expression: a variable declared `Map<K, V>` (and the
+/// like), or a JDK call known to return one (`Thread.getAllStackTraces()`).
+fn map_arguments(map: Node, src: &str) -> Option<(String, String)> {
+    match map.kind() {
+        "identifier" => {
+            let declared = declared_type(map, src)?;
             let (raw, args) = type_arguments(&declared)?;
             let [key, value] = args.as_slice() else {
                 return None;
             };
             MAP_CONTAINERS
                 .contains(&raw)
-                .then(|| bound(if at == 0 { key } else { value }))
-                .flatten()
+                .then(|| (key.to_string(), value.to_string()))
+        }
+        "method_invocation" => {
+            let owner = field_text(map, "object", src);
+            let owner = owner.strip_prefix("java.lang.").unwrap_or(owner);
+            let no_args = field_text(map, "arguments", src) == "()";
+            let name = field_text(map, "name", src);
+            MAP_FACTORIES
+                .iter()
+                .find(|(o, m, _)| no_args && *o == owner && *m == name)
+                .map(|(_, _, [k, v])| (k.to_string(), v.to_string()))
         }
         _ => None,
     }
@@ -494,6 +569,18 @@ fn element_type(container: Node, src: &str) -> Option<String> {
                 .contains(&raw)
                 .then(|| bound(element))
                 .flatten()
+        }
+        "method_invocation"
+            if field_text(container, "arguments", src) == "()"
+                && matches!(field_text(container, "name", src), "keySet" | "values") =>
+        {
+            // A map's keys or values.
+            let (key, value) = map_arguments(container.child_by_field_name("object")?, src)?;
+            bound(if field_text(container, "name", src) == "keySet" {
+                &key
+            } else {
+                &value
+            })
         }
         "method_invocation" => {
             let keeps = [
@@ -562,25 +649,40 @@ fn bound(arg: &str) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// The declared type of the identifier that starts at `needle`'s first occurrence.
+    fn type_at(src: &str, needle: &str) -> Option<String> {
+        let p = parse(src).unwrap();
+        let at = src.find(needle).unwrap();
+        let node = p
+            .tree
+            .root_node()
+            .descendant_for_byte_range(at, at + 1)
+            .unwrap();
+        declared_type(node, src)
+    }
+
     /// An implicitly typed lambda parameter has the element type of what its call feeds
     /// it, and hides a field of the same name even where that type is unknown.
     #[test]
     fn a_lambda_parameter_takes_the_element_type_of_its_container() {
         let src = "class A {\n  String d;\n  void f(List<? extends Date> dates, Map<String, Date> byName, Widget w) {\n    dates.stream().filter(d -> d.x()).count();\n    byName.forEach((k, v) -> v.x());\n    dates.sort((a, b) -> a.x());\n    w.each(d -> d.x());\n  }\n}\n";
-        let p = parse(src).unwrap();
-        let type_of = |needle: &str| {
-            let at = src.find(needle).unwrap();
-            let node = p
-                .tree
-                .root_node()
-                .descendant_for_byte_range(at, at + 1)
-                .unwrap();
-            declared_type(node, src)
-        };
+        let type_of = |needle: &str| type_at(src, needle);
         assert_eq!(type_of("d.x()).count").as_deref(), Some("Date"));
         assert_eq!(type_of("v.x()").as_deref(), Some("Date"));
         assert_eq!(type_of("a.x()").as_deref(), Some("Date"));
         assert_eq!(type_of("d.x());\n").as_deref(), None);
+    }
+
+    /// A map's keys and values, of a declared map or a JDK call known to return one, feed
+    /// their lambdas their type arguments.
+    #[test]
+    fn a_lambda_over_a_maps_keys_or_values_takes_their_type() {
+        let src = "class A {\n  void f(Map<String, Date> byName) {\n    Thread.getAllStackTraces().keySet().stream().filter(t -> t.isAlive()).count();\n    byName.values().forEach(v -> v.x());\n    byName.keySet().forEach(k -> k.y());\n    Other.getAllStackTraces().keySet().forEach(o -> o.z());\n  }\n}\n";
+        let type_of = |needle: &str| type_at(src, needle);
+        assert_eq!(type_of("t.isAlive").as_deref(), Some("Thread"));
+        assert_eq!(type_of("v.x()").as_deref(), Some("Date"));
+        assert_eq!(type_of("k.y()").as_deref(), Some("String"));
+        assert_eq!(type_of("o.z()").as_deref(), None);
     }
 
     #[test]

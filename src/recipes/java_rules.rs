@@ -100,6 +100,10 @@ struct CompiledRule {
     /// `types`: metavariable -> the types it must denote (any of them), resolved from the
     /// file's imports and declarations; a name the file does not resolve never matches.
     types: BTreeMap<String, Vec<String>>,
+    /// `values`: metavariable -> a pattern the String constant it spells must match (the
+    /// file computes the value from literals, concatenations and its own final fields; one it
+    /// cannot compute never matches).
+    values: BTreeMap<String, regex::Regex>,
     /// Bounds the fix's text by the match's: at most `factor` times its length plus
     /// `literal` bytes ([`expansion`]).
     growth: Growth,
@@ -241,6 +245,10 @@ impl CompiledRule {
                 m.get_env()
                     .get_match(var)
                     .is_none_or(|n| scope.denotes(n.range(), fqns, &self.fix_calls))
+            }) && self.values.iter().all(|(var, pattern)| {
+                m.get_env()
+                    .get_match(var)
+                    .is_none_or(|n| scope.constant_matches(n.range(), pattern))
             }) && (self.helper.is_none()
                 || m.ancestors()
                     .any(|a| static_helper::can_hold_helper(&a.kind())))
@@ -282,6 +290,16 @@ impl<'s> TypedFile<'s> {
                     fqns.iter()
                         .any(|f| scope.denotes(node, f) || scope.inherits_call(node, f, fix_calls))
                 })
+        })
+        .unwrap_or(false)
+    }
+
+    /// Whether the node at `range` is a String constant whose value `pattern` matches.
+    fn constant_matches(&self, range: std::ops::Range<usize>, pattern: &regex::Regex) -> bool {
+        self.with_scope(|root, scope| {
+            root.descendant_for_byte_range(range.start, range.end)
+                .and_then(|node| scope.constant_string(node))
+                .is_some_and(|value| pattern.is_match(&value))
         })
         .unwrap_or(false)
     }
@@ -661,6 +679,18 @@ fn compile(
             .collect(),
         None => BTreeMap::new(),
     };
+    let values = match raw.remove("values") {
+        Some(v) => serde_json::from_value::<BTreeMap<String, String>>(v)
+            .map_err(|e| anyhow::anyhow!("{recipe}/{id}: values: {e}"))?
+            .into_iter()
+            .map(|(k, v)| {
+                let pattern = regex::Regex::new(&v)
+                    .map_err(|e| anyhow::anyhow!("{recipe}/{id}: values: {k}: {e}"))?;
+                Ok((k.trim_start_matches('$').to_string(), pattern))
+            })
+            .collect::<anyhow::Result<_>>()?,
+        None => BTreeMap::new(),
+    };
     let growth = expansion(&raw).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
     let fix_calls = raw.get("fix").map(called_names).unwrap_or_default();
     let helper = match raw.remove("helper") {
@@ -688,6 +718,7 @@ fn compile(
         add_imports,
         remove_imports,
         types,
+        values,
         growth,
         helper,
         fix_calls,

@@ -133,6 +133,36 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// The value of a String constant this file spells out: a literal without escapes, a
+    /// `+` of such values, and a final field of the file initialized with one (not hidden by
+    /// a local or parameter). Anything else is unknown.
+    pub fn constant_string(&self, node: Node) -> Option<String> {
+        self.constant_within(node, 8)
+    }
+
+    /// [`Self::constant_string`], following at most `hops` fields (a cycle does not compile,
+    /// but the source is untrusted).
+    fn constant_within(&self, node: Node, hops: usize) -> Option<String> {
+        match node.kind() {
+            "string_literal" => {
+                let literal = java_syntax::text(node, self.src);
+                let value = literal.strip_prefix('"')?.strip_suffix('"')?;
+                (!value.contains(['\\', '"'])).then(|| value.to_string())
+            }
+            "parenthesized_expression" => self.constant_within(node.named_child(0)?, hops),
+            "binary_expression" if java_syntax::field_text(node, "operator", self.src) == "+" => {
+                let left = self.constant_within(node.child_by_field_name("left")?, hops)?;
+                let right = self.constant_within(node.child_by_field_name("right")?, hops)?;
+                Some(left + &right)
+            }
+            "identifier" => {
+                let value = java_syntax::final_field_value(node, self.src)?;
+                self.constant_within(value, hops.checked_sub(1)?)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether `receiver`, the object of a method call, is an instance of a class this file
     /// declares that extends `fqn` (directly or through other classes of the file) and
     /// inherits the called method: no class on the way declares it, nor any of `avoid` (the
@@ -222,7 +252,8 @@ impl<'a> Scope<'a> {
                     return Some("java.lang.Class".into());
                 }
                 let Some(object) = node.child_by_field_name("object") else {
-                    return declared_return_type(node, name, self.src);
+                    return declared_return_type(node, name, self.src)
+                        .or_else(|| self.statically_imported_factory(name));
                 };
                 if object.kind() == "this" {
                     return declared_return_type(node, name, self.src);
@@ -295,6 +326,33 @@ impl<'a> Scope<'a> {
             }
             _ => None,
         }
+    }
+
+    /// What a bare call of a JDK factory method returns where a static import brings it in
+    /// (`currentThread()` after `import static java.lang.Thread.currentThread`) and no class
+    /// of the file declares a method of that name.
+    fn statically_imported_factory(&self, name: &str) -> Option<String> {
+        if self
+            .classes
+            .iter()
+            .any(|c| c.methods.iter().any(|m| m == name))
+        {
+            return None;
+        }
+        let imported = |owner: &str| {
+            self.imports.iter().any(|i| {
+                i.is_static
+                    && if i.wildcard {
+                        i.path == owner
+                    } else {
+                        i.path.strip_suffix(name).and_then(|p| p.strip_suffix('.')) == Some(owner)
+                    }
+            })
+        };
+        FACTORIES
+            .iter()
+            .find(|(owner, method, _)| *method == name && imported(owner))
+            .map(|(_, _, returns)| returns.to_string())
     }
 
     /// What `get` (and the like) returns on a collection declared with its type arguments:
@@ -855,5 +913,52 @@ mod tests {
             "the class declares what the rewrite would call"
         );
         assert!(!inherits("d"), "a class from elsewhere");
+    }
+
+    #[test]
+    fn a_statically_imported_factory_returns_its_type_unless_the_file_declares_the_name() {
+        let thread = "java.lang.Thread";
+        let call = |src: &str| {
+            with_node(src, "method_invocation", "currentThread()", |n, s| {
+                s.denotes(n, thread)
+            })
+        };
+        assert!(call(
+            "import static java.lang.Thread.currentThread;\nclass A { long f() { return currentThread().getId(); } }"
+        ));
+        assert!(call(
+            "import static java.lang.Thread.*;\nclass A { long f() { return currentThread().getId(); } }"
+        ));
+        assert!(!call(
+            "import static java.lang.Thread.currentThread;\nclass A { Worker currentThread() { return null; } long f() { return currentThread().getId(); } }"
+        ));
+        assert!(!call(
+            "import static com.acme.Threads.currentThread;\nclass A { long f() { return currentThread().getId(); } }"
+        ));
+    }
+
+    #[test]
+    fn a_string_constant_is_read_through_literals_concatenations_and_final_fields() {
+        let src = "class A {\n  static final String HOST = \"https://h\";\n  static final String BASE = HOST + \"/v1/\";\n  static String open = \"x\";\n  void f(String HOST) { g(HOST); }\n  void h() { g(BASE + (\"a\" + \"b\")); g(open); g(\"tab\\t\"); }\n}\n";
+        let value = |text: &str| {
+            let parsed = java_syntax::parse(src).unwrap();
+            let root = parsed.tree.root_node();
+            let scope = Scope::new(root, src);
+            let mut hit = None;
+            java_syntax::walk(root, |n| {
+                let argument = n.parent().is_some_and(|p| p.kind() == "argument_list");
+                if hit.is_none() && argument && java_syntax::text(n, src) == text {
+                    hit = Some(n);
+                }
+            });
+            scope.constant_string(hit.expect(text))
+        };
+        assert_eq!(
+            value("BASE + (\"a\" + \"b\")").as_deref(),
+            Some("https://h/v1/ab")
+        );
+        assert_eq!(value("open"), None, "not final");
+        assert_eq!(value("HOST"), None, "the parameter hides the constant");
+        assert_eq!(value("\"tab\\t\""), None, "an escape");
     }
 }

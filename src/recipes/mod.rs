@@ -23,6 +23,7 @@ pub mod reflective_new_instance;
 pub mod registry;
 pub mod request_factory_timeout;
 pub mod rounding_mode_holders;
+pub mod sax1_handlers;
 pub mod spring_batch;
 pub mod spring_boot;
 pub mod spring_security;

@@ -38,9 +38,10 @@ pub fn transform(name: &str) -> Option<Transform> {
         "kafka-send-callbacks" => Some(super::kafka_send_callbacks::rewrite),
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
         "base64-decode-handlers" => Some(super::sun_base64_handlers::rewrite),
-        "javax-security-cert" => Some(|src, types| {
+        "removed-jdk-api-ports" => Some(|src, types| {
             super::javax_security_cert::rewrite(src, types)
                 .then(src, |t| super::xml_reader_factory::rewrite(t, types))
+                .then(src, |t| super::sax1_handlers::rewrite(t, types))
         }),
         "bigdecimal-rounding-holders" => Some(super::rounding_mode_holders::rewrite),
         _ => None,
