@@ -341,7 +341,7 @@ fn declaration<'t>(ident: Node<'t>, src: &str) -> Option<Declaration<'t>> {
         decl.child_by_field_name("type")?;
         let mut c = decl.walk();
         let candidates: Vec<Node> = match decl.kind() {
-            "formal_parameter" | "spread_parameter" => vec![decl],
+            "formal_parameter" | "spread_parameter" | "resource" => vec![decl],
             _ => decl.children_by_field_name("declarator", &mut c).collect(),
         };
         candidates
@@ -392,6 +392,12 @@ fn declaration<'t>(ident: Node<'t>, src: &str) -> Option<Declaration<'t>> {
                 })
             }
             "for_statement" => scope.child_by_field_name("init").and_then(declares),
+            "try_with_resources_statement" => {
+                scope.child_by_field_name("resources").and_then(|rs| {
+                    let mut c2 = rs.walk();
+                    rs.named_children(&mut c2).filter_map(declares).last()
+                })
+            }
             "enhanced_for_statement" => scope
                 .child_by_field_name("name")
                 .filter(|n| text(*n, src) == name)
@@ -683,6 +689,15 @@ mod tests {
         assert_eq!(type_of("v.x()").as_deref(), Some("Date"));
         assert_eq!(type_of("k.y()").as_deref(), Some("String"));
         assert_eq!(type_of("o.z()").as_deref(), None);
+    }
+
+    #[test]
+    fn a_try_with_resources_resource_is_of_its_declared_type() {
+        let src = "class A {\n  void f(Factory factory) throws Exception {\n    try (SSLSocket socket = factory.open()) {\n      socket.getSession();\n    }\n  }\n}\n";
+        assert_eq!(
+            type_at(src, "socket.getSession").as_deref(),
+            Some("SSLSocket")
+        );
     }
 
     #[test]

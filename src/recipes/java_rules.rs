@@ -75,6 +75,10 @@ pub struct Preconditions {
     pub spring_boot_3: bool,
     /// A modern idiom (one of `config::IDIOMS`): only when `modernize` names it.
     pub idiom: Option<String>,
+    /// Deprecated APIs the author may have kept on purpose: a use inside a declaration whose
+    /// `@SuppressWarnings` names `deprecation`, `removal` or `all` compiles without a warning
+    /// and is left as written (neither fixed nor reported).
+    pub suppressible: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -113,6 +117,8 @@ struct CompiledRule {
     /// The methods the fix calls: a project subclass declaring one of them is not taken
     /// for its typed superclass ([`java_types::Scope::inherits_call`]).
     fix_calls: Vec<String>,
+    /// The recipe's [`Preconditions::suppressible`].
+    suppressible: bool,
 }
 
 /// A rule's helper method: where one expression cannot keep an old API's contract, a few
@@ -252,8 +258,21 @@ impl CompiledRule {
             }) && (self.helper.is_none()
                 || m.ancestors()
                     .any(|a| static_helper::can_hold_helper(&a.kind())))
+                && !(self.suppressible && m.ancestors().any(|a| warnings_suppressed(&a)))
         })
     }
+}
+
+/// Whether a declaration's own `@SuppressWarnings` silences deprecation warnings.
+fn warnings_suppressed(decl: &ast_grep_core::Node<StrDoc<Java>>) -> bool {
+    static SUPPRESS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"@(java\.lang\.)?SuppressWarnings\s*\([^)]*"(deprecation|removal|all)""#,
+        )
+        .expect("valid regex")
+    });
+    decl.children()
+        .any(|c| c.kind() == "modifiers" && SUPPRESS.is_match(&c.text()))
 }
 
 /// The tree-sitter view of a file that [`java_types::Scope`] resolves names in, built only
@@ -390,7 +409,7 @@ impl JavaRecipe {
         let rules = spec
             .rules
             .into_iter()
-            .map(|r| compile(&spec.id, r))
+            .map(|r| compile(&spec.id, r, spec.when.suppressible))
             .collect::<anyhow::Result<Vec<_>>>()?;
         let mut ids = BTreeSet::new();
         if let Some(twice) = rules.iter().find(|r| !ids.insert(r.config.id.as_str())) {
@@ -656,6 +675,7 @@ fn overlaps_taken(taken: &BTreeSet<(usize, usize)>, range: &std::ops::Range<usiz
 fn compile(
     recipe: &str,
     mut raw: serde_json::Map<String, serde_json::Value>,
+    suppressible: bool,
 ) -> anyhow::Result<CompiledRule> {
     let id = raw
         .get("id")
@@ -722,6 +742,7 @@ fn compile(
         growth,
         helper,
         fix_calls,
+        suppressible,
     })
 }
 

@@ -13,10 +13,10 @@
 //! A `SAXParser.parse(input, handler)` call then takes the `DefaultHandler` overload, which
 //! reports the same elements with the same qualified names. Namespace-aware parsing is where
 //! the two differ (SAX 2 then leaves `xmlns` attributes out), so a file that asks for it is
-//! left alone, as is one where the conversion could reach past the file: a public class
-//! others may extend, a `HandlerBase` or `AttributeList` named elsewhere, the SAX 1 parser
-//! API, an attribute list used for anything but those four reads, or a call of the old
-//! callbacks. Those stay the `removed-jdk-apis/sax1` task.
+//! left alone, as is one where the conversion could reach past the file: an abstract class
+//! (written to be extended), a `HandlerBase` or `AttributeList` named elsewhere, the SAX 1
+//! parser API, an attribute list used for anything but those four reads, or a call of the
+//! old callbacks. Those stay the `removed-jdk-apis/sax1` task.
 
 use std::collections::BTreeSet;
 
@@ -112,7 +112,7 @@ fn port(root: Node, src: &str, scope: &Scope, changes: &mut Vec<String>) -> Opti
             return;
         }
         match body {
-            Some(body) if n.kind() != "class_declaration" || closed(n, src) => {
+            Some(body) if n.kind() != "class_declaration" || concrete(n, src) => {
                 handlers.push((base, body));
             }
             _ => refused = true,
@@ -161,12 +161,11 @@ fn port(root: Node, src: &str, scope: &Scope, changes: &mut Vec<String>) -> Opti
     (!stray).then_some(edits)
 }
 
-/// Whether a class extending HandlerBase can have no subclass in another file overriding
-/// the old callbacks: final, private, or neither public nor protected nor abstract.
-fn closed(class: Node, src: &str) -> bool {
+/// Whether a class extending HandlerBase is a handler in its own right, not a base written
+/// for subclasses (in other files) to override the old callbacks: not abstract.
+fn concrete(class: Node, src: &str) -> bool {
     let modifiers = java_syntax::modifiers_of(class).map_or("", |m| text(m, src));
-    let has = |word: &str| modifiers.split_whitespace().any(|m| m == word);
-    has("final") || has("private") || !(has("public") || has("protected") || has("abstract"))
+    !modifiers.split_whitespace().any(|m| m == "abstract")
 }
 
 /// Ports one method of a handler if it is a SAX 1 element callback; None where it cannot be.
@@ -287,8 +286,8 @@ mod tests {
 
     #[test]
     fn a_handler_whose_conversion_could_reach_past_the_file_is_left() {
-        let public = "import org.xml.sax.HandlerBase;\npublic class H extends HandlerBase { public void endElement(String n) { } }\n";
-        assert_eq!(port(public), None, "a public class others may extend");
+        let base = "import org.xml.sax.HandlerBase;\npublic abstract class H extends HandlerBase { public void endElement(String n) { } }\n";
+        assert_eq!(port(base), None, "an abstract class written to be extended");
         let passed = "import org.xml.sax.*;\nclass H extends HandlerBase { public void startElement(String n, AttributeList a) { keep(a); } void keep(AttributeList a) { } }\n";
         assert_eq!(port(passed), None, "the list is passed on");
         let named = "import org.xml.sax.HandlerBase;\nclass H extends HandlerBase { }\nclass U { HandlerBase h = new H(); }\n";

@@ -232,7 +232,8 @@ fn is_value(n: Node) -> bool {
         | "parenthesized_expression"
         | "ternary_expression"
         | "unary_expression"
-        | "array_initializer" => true,
+        | "array_initializer"
+        | "switch_label" => true,
         "variable_declarator" => field("value"),
         "assignment_expression" => field("right"),
         "method_invocation" | "field_access" => field("object"),
