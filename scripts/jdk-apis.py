@@ -91,7 +91,11 @@ CLASSES = [
     (r"\.serialVersionUID$", "I", "interface constants read only by serialization"),
     (r"javax\.management\.loading\.", "D", f"{J18}/jmx-mlet (targets 18+)"),
     (r"javax\.management\.remote\.rmi\.RMIConnectorServer\.CREDENTIAL_TYPES", "D", f"{R}/jmx-credential-types"),
-    (r"javax\.management\.remote\.JMXConnector\.getMBeanServerConnection", "D", f"{J18}/jmx-connection-for-subject (targets 18+)"),
+    (r"javax\.management\.remote\.JMXConnector\.getMBeanServerConnection", "F", f"{J18}/jmx-connection-null-subject (a null literal: getMBeanServerConnection(), as its Javadoc says; else detected: {J18}/jmx-connection-for-subject, targets 18+)"),
+    (r"javax\.management\.monitor\.(Monitor|CounterMonitor|GaugeMonitor|StringMonitor)\.getObservedObject\(\)", "F", f"{D}/monitor-observed-object (a firstObserved helper: the first of getObservedObjects(), or null)"),
+    (r"javax\.management\.monitor\.StringMonitor\.getDerivedGauge\(\)", "F", f"{D}/string-monitor-derived-gauge (a firstDerivedGauge helper: the gauge of the first observed object, or null)"),
+    (r"javax\.management\.openmbean\.OpenType\.ALLOWED_CLASSNAMES$", "F", f"{D}/open-type-allowed-classnames (ALLOWED_CLASSNAMES_LIST.toArray(new String[0]), the array's value; not where compared by identity)"),
+    (r"com\.sun\.management\.OperatingSystemMXBean\.get(Total|Free)PhysicalMemorySize", "F", f"{D}/os-mxbean-physical-memory (getTotal/FreeMemorySize, which the default methods return)"),
     (r"javax\.management\.remote\.rmi\.RMIIIOPServerImpl", "I", "RMI-IIOP connector, inert since CORBA left in 11"),
     # java.security, javax.security
     (r"java\.security\.AccessController$", "D", f"{R}/access-controller (doPrivileged(PrivilegedAction) in a file not naming SecurityManager becomes the action's run(), and a PrivilegedExceptionAction whose handler only unwraps run()'s one exception becomes run()'s returned expression: {R}/do-privileged-*)"),
@@ -135,6 +139,9 @@ CLASSES = [
     (r"javax\.swing\.text\.JTextComponent\.(viewToModel|modelToView)\(", "F", "awt-swing-renames/text-view-to-model, text-model-to-view (viewToModel2D of the same point; modelToView2D's bounds through a viewRectangle helper keeping null)"),
     (r"java\.awt\.event\.InputEvent\.(SHIFT|CTRL|META|ALT|ALT_GRAPH)_MASK|java\.awt\.Toolkit\.getMenuShortcutKeyMask\(", "F", "awt-swing-renames/key-stroke-modifier-mask, key-stroke-menu-shortcut-mask (in a KeyStroke's modifiers, alone or or-ed, where KeyStroke maps old and extended masks to one key), input-event-*-down/up (a getModifiers() test of one key's bit -> isShiftDown() and the like; ALT and META on a KeyEvent only: they are mouse buttons' bits too; elsewhere ignored as desktop UI)"),
     (r"java\.awt\.event\.InputEvent\.getModifiers\(", "F", "awt-swing-renames/input-event-*-down/up (tested for one modifier key's bit -> isShiftDown() and the like; elsewhere ignored as desktop UI)"),
+    (r"java\.awt\.image\.renderable\.RenderContext\.concetenateTransform", "F", f"{D}/render-context-concatenate (concatenateTransform, which calls it)"),
+    (r"javax\.imageio\.spi\.ImageReaderSpi\.STANDARD_INPUT_TYPE", "F", f"{D}/image-reader-standard-input-type (the array it holds, which the constructor copies alike)"),
+    (r"java\.awt\.event\.KeyEvent\(java\.awt\.Component,int,long,int,int\)", "F", f"{D}/key-event-without-char (the char (char) keyCode it passed, for a plain key code)"),
     (r"java\.awt\.|javax\.swing\.|javax\.imageio\.|javax\.print\.|javax\.sound\.|javax\.accessibility\.", "I", "desktop UI APIs: out of scope for server-side migrations"),
 ]
 
@@ -316,10 +323,16 @@ def main():
 
 
 OLDER = [
-    ("java.lang.Character", "isJavaLetter/isJavaLetterOrDigit/isSpace -> isJavaIdentifierStart/Part, isWhitespace", f"{D}/is-java-letter*, is-space"),
+    ("java.lang.Character", "isJavaLetter/isJavaLetterOrDigit -> isJavaIdentifierStart/Part; isSpace -> an isAsciiSpace helper testing its five blanks (isWhitespace takes more)", f"{D}/is-java-letter*, is-space"),
     ("java.util.logging.Logger", "Logger.global -> getGlobal(); logrb(.., String bundle, ..) -> ResourceBundle overload", f"{D}/logger-global, logrb-bundle-name"),
     ("java.net.URLEncoder / URLDecoder", "encode/decode(String) -> (String, UTF_8)", f"{D}/url-*-default-charset"),
     ("java.net.HttpURLConnection", "HTTP_SERVER_ERROR -> HTTP_INTERNAL_ERROR", f"{D}/http-server-error"),
+    ("java.awt.image.renderable.RenderContext", "concetenateTransform -> concatenateTransform (which calls it)", f"{D}/render-context-concatenate"),
+    ("java.awt.event.KeyEvent", "KeyEvent(source, id, when, modifiers, keyCode) -> (.., keyCode, (char) keyCode), the char it passed", f"{D}/key-event-without-char"),
+    ("javax.management.monitor", "Monitor.getObservedObject() -> firstObserved(m); StringMonitor.getDerivedGauge() -> firstDerivedGauge(m): the first observed object's, or null", f"{D}/monitor-observed-object, string-monitor-derived-gauge"),
+    ("javax.management.openmbean.OpenType", "ALLOWED_CLASSNAMES -> ALLOWED_CLASSNAMES_LIST.toArray(new String[0])", f"{D}/open-type-allowed-classnames"),
+    ("javax.imageio.spi.ImageReaderSpi", "STANDARD_INPUT_TYPE -> new Class<?>[] { ImageInputStream.class }", f"{D}/image-reader-standard-input-type"),
+    ("com.sun.management.OperatingSystemMXBean (jdk.management, 14)", "getTotal/FreePhysicalMemorySize -> getTotal/FreeMemorySize", f"{D}/os-mxbean-physical-memory"),
     ("java.net.MulticastSocket", "getTTL()/setTTL(b) -> (byte) getTimeToLive()/setTimeToLive(Byte.toUnsignedInt(b))", f"{D}/multicast-get-ttl, multicast-set-ttl"),
     ("java.io.File", "toURL() -> toURI().toURL()", f"{D}/file-to-url"),
     ("java.lang.ClassLoader", "defineClass(byte[],int,int) -> defineClass(null, ..)", f"{D}/define-class-without-name"),
