@@ -811,7 +811,7 @@ fn removed_and_deprecated_jdk_apis_are_replaced_and_the_rest_named_for_a_human()
         run.report
     );
     for expected in [
-        "Character.isWhitespace(c)",
+        "isAsciiSpace(c)",
         "Integer.valueOf(n)",
         "type.getDeclaredConstructor().newInstance()",
         "} catch (InstantiationException | IllegalAccessException | NoSuchMethodException | InvocationTargetException e) {",
