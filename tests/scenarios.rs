@@ -320,6 +320,9 @@ async fn check_run_buttons_cancel_and_rerun() {
 async fn retry_after_a_failed_run() {
     let t = Tester::start("underscore-identifier").await;
     t.comment("@uplift migrate --target 17").await;
+    // The job first: until it ends, the newest completed check may be one its next commit
+    // superseded.
+    let first = t.wait_for_migration().await;
     let failed = t.wait_for_check(MIGRATION).await;
     assert_eq!(failed.conclusion.as_deref(), Some("failure"), "{failed:#?}");
     snapshot!(
@@ -330,7 +333,6 @@ async fn retry_after_a_failed_run() {
             failed.summary.clone().unwrap_or_default()
         )
     );
-    let first = t.wait_for_migration().await;
     let pushed = branch_commits(&t.bare(), BRANCH);
 
     let id = t.comment("@uplift retry").await;
