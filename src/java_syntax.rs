@@ -291,6 +291,14 @@ pub fn modifiers_of(decl: Node) -> Option<Node> {
     decl.children(&mut cursor).find(|c| c.kind() == "modifiers")
 }
 
+/// Whether a declaration carries the modifier keyword `word` (`final`, `abstract`, ..).
+pub fn has_modifier(decl: Node, word: &str) -> bool {
+    modifiers_of(decl).is_some_and(|m| {
+        let mut c = m.walk();
+        m.children(&mut c).any(|k| k.kind() == word)
+    })
+}
+
 /// The declarator and creation of a declaration holding exactly `v = new T()` (one
 /// declarator; no arguments, no class body), with `T` written as `ty`.
 pub fn sole_plain_new<'t>(decl: Node<'t>, ty: &str, src: &str) -> Option<(Node<'t>, Node<'t>)> {
@@ -436,11 +444,7 @@ pub fn final_field_value<'t>(ident: Node<'t>, src: &str) -> Option<Node<'t>> {
     let Declaration::Typed { decl, named } = declaration(ident, src)? else {
         return None;
     };
-    let is_final = modifiers_of(decl).is_some_and(|m| {
-        let mut c = m.walk();
-        m.children(&mut c).any(|k| k.kind() == "final")
-    });
-    (decl.kind() == "field_declaration" && is_final)
+    (decl.kind() == "field_declaration" && has_modifier(decl, "final"))
         .then(|| named.child_by_field_name("value"))
         .flatten()
 }

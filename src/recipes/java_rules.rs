@@ -247,17 +247,19 @@ impl CompiledRule {
     ) -> impl Iterator<Item = NodeMatch<'t, StrDoc<Java>>> + 't {
         root.find_all(&self.config.matcher).filter(move |m| {
             // A metavariable the matching branch of an `any` did not bind has nothing to check.
-            self.types.iter().all(|(var, fqns)| {
-                m.get_env()
-                    .get_match(var)
-                    .is_none_or(|n| scope.denotes(n.range(), fqns, &self.fix_calls))
-            }) && self.values.iter().all(|(var, pattern)| {
-                m.get_env()
-                    .get_match(var)
-                    .is_none_or(|n| scope.constant_matches(n.range(), pattern))
-            }) && (self.helper.is_none()
-                || m.ancestors()
-                    .any(|a| static_helper::can_hold_helper(&a.kind())))
+            let bound_pass = |var: &String, check: &dyn Fn(std::ops::Range<usize>) -> bool| {
+                m.get_env().get_match(var).is_none_or(|n| check(n.range()))
+            };
+            self.types
+                .iter()
+                .all(|(var, fqns)| bound_pass(var, &|r| scope.denotes(r, fqns, &self.fix_calls)))
+                && self
+                    .values
+                    .iter()
+                    .all(|(var, pattern)| bound_pass(var, &|r| scope.constant_matches(r, pattern)))
+                && (self.helper.is_none()
+                    || m.ancestors()
+                        .any(|a| static_helper::can_hold_helper(&a.kind())))
                 && !(self.suppressible && m.ancestors().any(|a| warnings_suppressed(&a)))
         })
     }
@@ -303,22 +305,30 @@ impl<'s> TypedFile<'s> {
         fqns: &[String],
         fix_calls: &[String],
     ) -> bool {
-        self.with_scope(|root, scope| {
-            root.descendant_for_byte_range(range.start, range.end)
-                .is_some_and(|node| {
-                    fqns.iter()
-                        .any(|f| scope.denotes(node, f) || scope.inherits_call(node, f, fix_calls))
-                })
+        self.node_is(range, |node, scope| {
+            fqns.iter()
+                .any(|f| scope.denotes(node, f) || scope.inherits_call(node, f, fix_calls))
         })
-        .unwrap_or(false)
     }
 
     /// Whether the node at `range` is a String constant whose value `pattern` matches.
     fn constant_matches(&self, range: std::ops::Range<usize>, pattern: &regex::Regex) -> bool {
+        self.node_is(range, |node, scope| {
+            scope
+                .constant_string(node)
+                .is_some_and(|value| pattern.is_match(&value))
+        })
+    }
+
+    /// Whether the node at `range` passes `check`; none does in a file that does not parse.
+    fn node_is(
+        &self,
+        range: std::ops::Range<usize>,
+        check: impl FnOnce(tree_sitter::Node, &java_types::Scope) -> bool,
+    ) -> bool {
         self.with_scope(|root, scope| {
             root.descendant_for_byte_range(range.start, range.end)
-                .and_then(|node| scope.constant_string(node))
-                .is_some_and(|value| pattern.is_match(&value))
+                .is_some_and(|node| check(node, scope))
         })
         .unwrap_or(false)
     }

@@ -667,7 +667,6 @@ const LISTS: &[&str] = &[
     "java.util.concurrent.CopyOnWriteArrayList",
 ];
 
-/// The numeric primitives, widest first, with their boxes.
 /// The JDK's Numbers whose `xxxValue()` methods return that primitive.
 const NUMBERS: &[&str] = &[
     "java.lang.Number",
@@ -683,6 +682,7 @@ const NUMBERS: &[&str] = &[
     "java.util.concurrent.atomic.AtomicLong",
 ];
 
+/// The numeric primitives, widest first, with their boxes.
 const NUMERIC: &[(&str, &str)] = &[
     ("double", "java.lang.Double"),
     ("float", "java.lang.Float"),

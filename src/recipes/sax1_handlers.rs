@@ -57,14 +57,10 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     };
     let root = parsed.tree.root_node();
     let scope = Scope::new(root, src).in_package_with(package_types);
-    let Some(edits) = port(root, src, &scope, &mut result.changes) else {
+    let Some(mut edits) = port(root, src, &scope, &mut result.changes) else {
         result.changes.clear();
         return result;
     };
-    if edits.is_empty() {
-        return result;
-    }
-    let mut edits = edits;
     let imports = java_syntax::imports(root, src);
     edits.extend(
         imports
@@ -83,7 +79,6 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
 /// The edits that port every handler class of the file, or None where one cannot be.
 fn port(root: Node, src: &str, scope: &Scope, changes: &mut Vec<String>) -> Option<Vec<Edit>> {
     let mut edits = Vec::new();
-    let mut ported_types: Vec<std::ops::Range<usize>> = Vec::new();
     let mut lists: Vec<std::ops::Range<usize>> = Vec::new();
     let mut refused = false;
     let mut handlers = Vec::new();
@@ -112,7 +107,10 @@ fn port(root: Node, src: &str, scope: &Scope, changes: &mut Vec<String>) -> Opti
             return;
         }
         match body {
-            Some(body) if n.kind() != "class_declaration" || concrete(n, src) => {
+            // An abstract class is written to be extended, by other files too.
+            Some(body)
+                if n.kind() != "class_declaration" || !java_syntax::has_modifier(n, "abstract") =>
+            {
                 handlers.push((base, body));
             }
             _ => refused = true,
@@ -121,9 +119,9 @@ fn port(root: Node, src: &str, scope: &Scope, changes: &mut Vec<String>) -> Opti
     if refused || handlers.is_empty() {
         return None;
     }
+    let ported_types: Vec<_> = handlers.iter().map(|(base, _)| base.byte_range()).collect();
     for (base, body) in handlers {
         edits.push(Edit::replace(base.byte_range(), "DefaultHandler"));
-        ported_types.push(base.byte_range());
         let mut c = body.walk();
         for method in body
             .named_children(&mut c)
@@ -159,13 +157,6 @@ fn port(root: Node, src: &str, scope: &Scope, changes: &mut Vec<String>) -> Opti
         }
     });
     (!stray).then_some(edits)
-}
-
-/// Whether a class extending HandlerBase is a handler in its own right, not a base written
-/// for subclasses (in other files) to override the old callbacks: not abstract.
-fn concrete(class: Node, src: &str) -> bool {
-    let modifiers = java_syntax::modifiers_of(class).map_or("", |m| text(m, src));
-    !modifiers.split_whitespace().any(|m| m == "abstract")
 }
 
 /// Ports one method of a handler if it is a SAX 1 element callback; None where it cannot be.
