@@ -646,6 +646,34 @@ const FACTORIES: &[(&str, &str, &str)] = &[
     ("java.lang.String", "valueOf", "java.lang.String"),
     ("java.lang.StringBuilder", "toString", "java.lang.String"),
     ("java.lang.StringBuffer", "toString", "java.lang.String"),
+    ("java.math.BigDecimal", "add", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "subtract", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "multiply", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "divide", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "setScale", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "abs", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "negate", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "round", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "remainder", "java.math.BigDecimal"),
+    (
+        "java.math.BigDecimal",
+        "stripTrailingZeros",
+        "java.math.BigDecimal",
+    ),
+    ("java.math.BigDecimal", "valueOf", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "max", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "min", "java.math.BigDecimal"),
+    ("java.math.BigDecimal", "pow", "java.math.BigDecimal"),
+    (
+        "java.math.BigDecimal",
+        "movePointLeft",
+        "java.math.BigDecimal",
+    ),
+    (
+        "java.math.BigDecimal",
+        "movePointRight",
+        "java.math.BigDecimal",
+    ),
 ];
 
 /// Map and list types whose type arguments say what `get` returns.
