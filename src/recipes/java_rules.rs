@@ -126,7 +126,8 @@ struct CompiledRule {
 #[derive(Debug, Clone)]
 struct RuleHelper {
     name: String,
-    /// The name as a whole word, compiled once: every file asks [`Self::named_in`].
+    /// The name as a method's (declared, called or referenced), compiled once: every file
+    /// asks [`Self::named_in`].
     word: regex::Regex,
     lines: Vec<String>,
 }
@@ -150,13 +151,15 @@ impl RuleHelper {
             return Err(format!("helper {name}: not one method that parses"));
         }
         let lines = text.trim_end().lines().map(str::to_string).collect();
-        let word = regex::Regex::new(&format!(r"\b{}\b", regex::escape(&name)))
+        let name_re = regex::escape(&name);
+        let word = regex::Regex::new(&format!(r"\b{name_re}\s*\(|::\s*{name_re}\b"))
             .map_err(|e| format!("helper {name}: {e}"))?;
         Ok(Self { name, word, lines })
     }
 
-    /// Whether `src` already says the helper's name: a method of the project's own, or a
-    /// copy from an earlier run, which a second one would clash with.
+    /// Whether `src` already says the helper's name as a method's: one of the project's own,
+    /// or a copy from an earlier run, which a second one would clash with. A field or local
+    /// of that name does not clash (Java keeps methods and variables apart).
     fn named_in(&self, src: &str) -> bool {
         self.word.is_match(src)
     }
@@ -939,6 +942,15 @@ mod tests {
         assert!(out.contains("return e.old();"), "{out}");
         let taken = "class A { int f(int a) { return a.old(); } void twice() { } }\n";
         assert!(r.apply(taken, &[]).text.is_none());
+        let referenced = "class A { int f(int a) { return a.old(); } Object g() { return (IntUnaryOperator) A::twice; } }\n";
+        assert!(r.apply(referenced, &[]).text.is_none());
+        let variable = "class A { int f(int a) { int twice = a.old(); return twice; } }\n";
+        assert!(
+            r.apply(variable, &[])
+                .text
+                .unwrap()
+                .contains("int twice = twice(a);")
+        );
         let broken = yaml.replace("return 2 * x;", "return 2 *;");
         assert!(JavaRecipe::parse(&broken).is_err());
         let public = yaml.replace("private static int", "public int");
