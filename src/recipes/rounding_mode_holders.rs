@@ -7,7 +7,8 @@
 //! private final RoundingMode mode = RoundingMode.HALF_UP;      ... v.setScale(2, mode)
 //! ```
 //!
-//! The value may also choose between such constants (`up ? BigDecimal.ROUND_UP :
+//! A field may also be blank and get its constant from plain assignments (in its
+//! constructors, say). The value may also choose between such constants (`up ? BigDecimal.ROUND_UP :
 //! BigDecimal.ROUND_DOWN`). Each `ROUND_X` equals `RoundingMode.X`'s old int, and the int overloads compute with
 //! `RoundingMode.valueOf(int)`, so the result is the same. Any other use (arithmetic,
 //! another call, an assignment) leaves the variable to the rule's
@@ -64,21 +65,32 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         let [d] = declarators.as_slice() else {
             return;
         };
-        let (Some(name), Some(value)) = (
-            d.child_by_field_name("name"),
-            d.child_by_field_name("value"),
-        ) else {
+        let Some(name) = d.child_by_field_name("name") else {
             return;
         };
-        let Some(constants) = rounding_constants(value, &scope, src) else {
+        // Its values: the initializer and what plain assignments (a blank final's in its
+        // constructors, say) store; every other use must be a rounding argument.
+        let (stores, reads): (Vec<Node>, Vec<Node>) = mentions(root, name, src)
+            .into_iter()
+            .map(|u| this_qualified(u, src))
+            .partition(|u| assigned_value(*u, src).is_some());
+        let values: Vec<Node> = d
+            .child_by_field_name("value")
+            .into_iter()
+            .chain(stores.iter().filter_map(|u| assigned_value(*u, src)))
+            .collect();
+        let Some(constants) = values
+            .iter()
+            .map(|v| rounding_constants(*v, &scope, src))
+            .collect::<Option<Vec<_>>>()
+            .map(|all| all.concat())
+        else {
             return;
         };
-        let uses = mentions(root, name, src);
         if text(ty, src) != "int"
-            || uses.is_empty()
-            || !uses
-                .iter()
-                .all(|u| rounding_argument(this_qualified(*u, src), &scope, src))
+            || values.is_empty()
+            || reads.is_empty()
+            || !reads.iter().all(|u| rounding_argument(*u, &scope, src))
         {
             return;
         }
@@ -141,6 +153,16 @@ fn rounding_constant<'s>(value: Node, scope: &Scope, src: &'s str) -> Option<&'s
     let object = value.child_by_field_name("object")?;
     let mode = field_text(value, "field", src).strip_prefix("ROUND_")?;
     (MODES.contains(&mode) && scope.denotes(object, BIG_DECIMAL)).then_some(mode)
+}
+
+/// The value `target = value` stores, where `target` is the left side of a plain `=`.
+fn assigned_value<'t>(target: Node<'t>, src: &str) -> Option<Node<'t>> {
+    let assignment = target
+        .parent()
+        .filter(|p| p.kind() == "assignment_expression")?;
+    (assignment.child_by_field_name("left")?.id() == target.id()
+        && field_text(assignment, "operator", src) == "=")
+        .then(|| assignment.child_by_field_name("right"))?
 }
 
 /// `this.name` where `name` is read that way, else `name`.

@@ -6,7 +6,9 @@
 //!
 //! Only where the meaning cannot change: the tested operand is a plain local name, the
 //! cast declaration is the very next statement the test guards, and its type is the tested
-//! type, spelled the same. In the negated form the guarded branch must end the block
+//! type, spelled the same, or the tested raw type with unbounded wildcards (`Map` tested,
+//! `Map<?, ?>` declared: the pattern takes the declared type, which tests the same class).
+//! In the negated form the guarded branch must end the block
 //! (`return`/`throw`), which is what puts the binding in scope after the `if`.
 
 use tree_sitter::Node;
@@ -24,17 +26,23 @@ pub fn rewrite(src: &str) -> FileResult {
         if n.kind() != "if_statement" {
             return;
         }
-        if let Some((binding_at, name, decl)) = positive(n, src).or_else(|| negated(n, src)) {
+        if let Some((test, binding, decl)) = positive(n, src).or_else(|| negated(n, src)) {
             let line = whole_line(src, decl.byte_range());
             // Nested ifs: each edit stands alone, but never two on one declaration.
             if rw.overlaps(&line) {
                 return;
             }
             rw.changes.push(format!(
-                "pattern-instanceof: line {}: binds {name} in the instanceof test",
-                n.start_position().row + 1
+                "pattern-instanceof: line {}: binds {} in the instanceof test",
+                n.start_position().row + 1,
+                binding.name
             ));
-            rw.edits.push(Edit::insert(binding_at, format!(" {name}")));
+            rw.edits.push(match binding.ty {
+                Some(ty) => {
+                    Edit::replace(test.right.byte_range(), format!("{ty} {}", binding.name))
+                }
+                None => Edit::insert(test.right.end_byte(), format!(" {}", binding.name)),
+            });
             rw.edits.push(Edit::replace(line, ""));
         }
     })
@@ -42,17 +50,17 @@ pub fn rewrite(src: &str) -> FileResult {
 
 /// `if (x instanceof T) { T v = (T) x; ...`: where the binding goes, its name, and the
 /// declaration to drop.
-fn positive<'t>(stmt: Node<'t>, src: &str) -> Option<(usize, String, Node<'t>)> {
+fn positive<'t>(stmt: Node<'t>, src: &str) -> Option<(Test<'t>, Binding, Node<'t>)> {
     let test = instanceof_test(stmt.child_by_field_name("condition")?.named_child(0)?)?;
     let block = stmt.child_by_field_name("consequence")?;
     (block.kind() == "block").then_some(())?;
     let first = block.named_child(0)?;
-    let name = cast_declaration(first, test, src)?;
-    Some((test.right.end_byte(), name, first))
+    let binding = cast_declaration(first, test, src)?;
+    Some((test, binding, first))
 }
 
 /// `if (!(x instanceof T)) return ..;` followed by `T v = (T) x;`.
-fn negated<'t>(stmt: Node<'t>, src: &str) -> Option<(usize, String, Node<'t>)> {
+fn negated<'t>(stmt: Node<'t>, src: &str) -> Option<(Test<'t>, Binding, Node<'t>)> {
     let cond = stmt.child_by_field_name("condition")?.named_child(0)?;
     if cond.kind() != "unary_expression" || text(cond.child(0)?, src) != "!" {
         return None;
@@ -70,8 +78,8 @@ fn negated<'t>(stmt: Node<'t>, src: &str) -> Option<(usize, String, Node<'t>)> {
         return None;
     }
     let next = stmt.next_named_sibling()?;
-    let name = cast_declaration(next, test, src)?;
-    Some((test.right.end_byte(), name, next))
+    let binding = cast_declaration(next, test, src)?;
+    Some((test, binding, next))
 }
 
 /// `x instanceof T && ((T) x).m()`, or a lone `x instanceof T` test: the casts in the
@@ -340,8 +348,15 @@ fn instanceof_test(n: Node) -> Option<Test> {
         .then_some(Test { operand, right })
 }
 
-/// `T v = (T) x;` for the test's T and x: the declared name.
-fn cast_declaration(decl: Node, test: Test, src: &str) -> Option<String> {
+/// The pattern variable a cast declaration becomes.
+struct Binding {
+    name: String,
+    /// The declared type where the pattern must spell it instead of the tested raw type.
+    ty: Option<String>,
+}
+
+/// `T v = (T) x;` for the test's T and x (or T with unbounded wildcards for a raw T).
+fn cast_declaration(decl: Node, test: Test, src: &str) -> Option<Binding> {
     if decl.kind() != "local_variable_declaration" {
         return None;
     }
@@ -354,17 +369,31 @@ fn cast_declaration(decl: Node, test: Test, src: &str) -> Option<String> {
     if java_syntax::modifiers_of(decl).is_some_and(|m| text(m, src).trim() != "final") {
         return None;
     }
-    let ty = text(test.right, src);
+    let tested = squash(text(test.right, src));
+    let declared_node = decl.child_by_field_name("type")?;
+    let declared = squash(text(declared_node, src));
     let cast = d.child_by_field_name("value")?;
-    let same = |n: Node| squash(text(n, src)) == squash(ty);
-    (same(decl.child_by_field_name("type")?)
+    let same_class = declared == tested || only_wildcards(&declared, &tested);
+    (same_class
         && d.child_by_field_name("dimensions").is_none()
         && cast.kind() == "cast_expression"
-        && same(cast.child_by_field_name("type")?)
+        && squash(text(cast.child_by_field_name("type")?, src)) == declared
         && cast
             .child_by_field_name("value")
             .is_some_and(|v| v.kind() == "identifier" && text(v, src) == text(test.operand, src)))
-    .then(|| text(d.child_by_field_name("name").unwrap_or(*d), src).to_string())
+    .then(|| Binding {
+        name: text(d.child_by_field_name("name").unwrap_or(*d), src).to_string(),
+        ty: (declared != tested).then(|| text(declared_node, src).to_string()),
+    })
+}
+
+/// `Map<?,?>` for a raw `Map` (whitespace squashed): a reifiable type testing the same class.
+fn only_wildcards(declared: &str, raw: &str) -> bool {
+    !raw.contains('<')
+        && declared
+            .strip_prefix(raw)
+            .and_then(|args| args.strip_prefix('<')?.strip_suffix('>'))
+            .is_some_and(|args| args.split(',').all(|a| a == "?"))
 }
 
 /// Whether a statement cannot complete normally in the simple, visible ways.
@@ -408,6 +437,18 @@ mod tests {
             run(src).unwrap(),
             "class P {\n  int x;\n  public boolean equals(Object obj) {\n    if (!(obj instanceof P other)) {\n      return false;\n    }\n    return x == other.x;\n  }\n}\n"
         );
+    }
+
+    #[test]
+    fn a_raw_test_binds_the_declared_wildcard_type() {
+        let src = "class A {\n  int f(Object o) {\n    if (o instanceof Map) {\n      Map<?, ?> m = (Map<?, ?>) o;\n      return m.size();\n    }\n    return 0;\n  }\n}\n";
+        assert_eq!(
+            run(src).unwrap(),
+            "class A {\n  int f(Object o) {\n    if (o instanceof Map<?, ?> m) {\n      return m.size();\n    }\n    return 0;\n  }\n}\n"
+        );
+        // A type argument other than `?` would be an unchecked cast, which a pattern refuses.
+        let unchecked = "class A { void f(Object o) { if (o instanceof Map) { Map<String, ?> m = (Map<String, ?>) o; } } }";
+        assert_eq!(run(unchecked), None);
     }
 
     #[test]
