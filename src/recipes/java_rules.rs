@@ -108,6 +108,9 @@ struct CompiledRule {
     /// file computes the value from literals, concatenations and its own final fields; one it
     /// cannot compute never matches).
     values: BTreeMap<String, regex::Regex>,
+    /// `runtime_values`: metavariables whose String value the file must not spell out (only
+    /// the running program knows it), for the rule that takes what `values` rules refused.
+    runtime_values: Vec<String>,
     /// Bounds the fix's text by the match's: at most `factor` times its length plus
     /// `literal` bytes ([`expansion`]).
     growth: Growth,
@@ -260,6 +263,10 @@ impl CompiledRule {
                     .values
                     .iter()
                     .all(|(var, pattern)| bound_pass(var, &|r| scope.constant_matches(r, pattern)))
+                && self
+                    .runtime_values
+                    .iter()
+                    .all(|var| bound_pass(var, &|r| scope.runtime_value(r)))
                 && (self.helper.is_none()
                     || m.ancestors()
                         .any(|a| static_helper::can_hold_helper(&a.kind())))
@@ -321,6 +328,11 @@ impl<'s> TypedFile<'s> {
                 .constant_string(node)
                 .is_some_and(|value| pattern.is_match(&value))
         })
+    }
+
+    /// Whether the node at `range` is a String the file cannot compute (read at run time).
+    fn runtime_value(&self, range: std::ops::Range<usize>) -> bool {
+        self.node_is(range, |node, scope| scope.constant_string(node).is_none())
     }
 
     /// Whether the node at `range` passes `check`; none does in a file that does not parse.
@@ -724,6 +736,14 @@ fn compile(
             .collect::<anyhow::Result<_>>()?,
         None => BTreeMap::new(),
     };
+    let runtime_values = match raw.remove("runtime_values") {
+        Some(v) => serde_json::from_value::<Vec<String>>(v)
+            .map_err(|e| anyhow::anyhow!("{recipe}/{id}: runtime_values: {e}"))?
+            .into_iter()
+            .map(|k| k.trim_start_matches('$').to_string())
+            .collect(),
+        None => Vec::new(),
+    };
     let growth = expansion(&raw).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
     let fix_calls = raw.get("fix").map(called_names).unwrap_or_default();
     let helper = match raw.remove("helper") {
@@ -752,6 +772,7 @@ fn compile(
         remove_imports,
         types,
         values,
+        runtime_values,
         growth,
         helper,
         fix_calls,
