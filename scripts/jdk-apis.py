@@ -28,7 +28,7 @@ J20 = "jdk-20-replacements"
 J18 = "jdk-18-21-apis"
 CLASSES = [
     # java.lang
-    (r"java\.lang\.(Boolean|Byte|Character|Double|Integer|Long|Short)\(", "F", "wrapper-constructors/boxing-constructor"),
+    (r"java\.lang\.(Boolean|Byte|Character|Double|Integer|Long|Short)\(", "F", "wrapper-constructors/boxing-constructor (a box whose identity the file compares or locks on detected: boxing-constructor-identity)"),
     (r"java\.lang\.Float\(", "F", "wrapper-constructors/float-constructor* (literals, primitive and String variables; else detected)"),
     (r"java\.lang\.Class\.newInstance\(", "F", f"{D}/class-new-instance (where the handler or throws clause takes the new exceptions, or is extended where no caller can break; else a private newInstanceOf helper with the old contract; in an enum detected)"),
     (r"java\.lang\.Runtime\.Version\.(major|minor|security)\(", "F", f"{D}/version-*"),
