@@ -265,10 +265,7 @@ impl<'a> Scope<'a> {
                 if let Some(numeric) = self.numeric_call(&owner, name, node) {
                     return Some(numeric);
                 }
-                FACTORIES
-                    .iter()
-                    .find(|(fqn, method, _)| *method == name && self.type_is(&owner, fqn))
-                    .map(|(_, _, returns)| returns.to_string())
+                factory_return(name, |fqn| self.type_is(&owner, fqn))
             }
             "string_literal" => Some("String".into()),
             "decimal_integer_literal"
@@ -349,10 +346,7 @@ impl<'a> Scope<'a> {
                     }
             })
         };
-        FACTORIES
-            .iter()
-            .find(|(owner, method, _)| *method == name && imported(owner))
-            .map(|(_, _, returns)| returns.to_string())
+        factory_return(name, imported)
     }
 
     /// What `get` (and the like) returns on a collection declared with its type arguments:
@@ -646,35 +640,45 @@ const FACTORIES: &[(&str, &str, &str)] = &[
     ("java.lang.String", "valueOf", "java.lang.String"),
     ("java.lang.StringBuilder", "toString", "java.lang.String"),
     ("java.lang.StringBuffer", "toString", "java.lang.String"),
-    ("java.math.BigDecimal", "add", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "subtract", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "multiply", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "divide", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "setScale", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "abs", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "negate", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "round", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "remainder", "java.math.BigDecimal"),
-    (
-        "java.math.BigDecimal",
-        "stripTrailingZeros",
-        "java.math.BigDecimal",
-    ),
-    ("java.math.BigDecimal", "valueOf", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "max", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "min", "java.math.BigDecimal"),
-    ("java.math.BigDecimal", "pow", "java.math.BigDecimal"),
-    (
-        "java.math.BigDecimal",
-        "movePointLeft",
-        "java.math.BigDecimal",
-    ),
-    (
-        "java.math.BigDecimal",
-        "movePointRight",
-        "java.math.BigDecimal",
-    ),
 ];
+
+/// JDK classes whose listed methods all return the class itself (`a.divide(b, 6)` is a
+/// BigDecimal, so a call on it can be typed too).
+const SELF_RETURNING: &[(&str, &[&str])] = &[(
+    "java.math.BigDecimal",
+    &[
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "setScale",
+        "abs",
+        "negate",
+        "round",
+        "remainder",
+        "stripTrailingZeros",
+        "valueOf",
+        "max",
+        "min",
+        "pow",
+        "movePointLeft",
+        "movePointRight",
+    ],
+)];
+
+/// What `name(..)` returns on an owner `is_owner` accepts, from the two tables above.
+fn factory_return(name: &str, is_owner: impl Fn(&str) -> bool) -> Option<String> {
+    FACTORIES
+        .iter()
+        .find(|(owner, method, _)| *method == name && is_owner(owner))
+        .map(|(_, _, returns)| returns.to_string())
+        .or_else(|| {
+            SELF_RETURNING
+                .iter()
+                .find(|(owner, methods)| methods.contains(&name) && is_owner(owner))
+                .map(|(owner, _)| owner.to_string())
+        })
+}
 
 /// Map and list types whose type arguments say what `get` returns.
 const MAPS: &[&str] = &[
