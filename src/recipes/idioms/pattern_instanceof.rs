@@ -48,8 +48,8 @@ pub fn rewrite(src: &str) -> FileResult {
     })
 }
 
-/// `if (x instanceof T) { T v = (T) x; ...`: where the binding goes, its name, and the
-/// declaration to drop.
+/// `if (x instanceof T) { T v = (T) x; ...`: the test that takes the binding, the binding,
+/// and the declaration to drop.
 fn positive<'t>(stmt: Node<'t>, src: &str) -> Option<(Test<'t>, Binding, Node<'t>)> {
     let test = instanceof_test(stmt.child_by_field_name("condition")?.named_child(0)?)?;
     let block = stmt.child_by_field_name("consequence")?;
