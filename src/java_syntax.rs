@@ -333,6 +333,8 @@ enum Declaration<'t> {
     Typed { decl: Node<'t>, named: Node<'t> },
     /// The variable of an enhanced `for`.
     ForEach(Node<'t>),
+    /// A `catch` parameter: its `catch_type` (`A | B` names no single type).
+    Caught(Node<'t>),
     /// Parameter `at` of the `count` of an implicitly typed lambda.
     Lambda {
         lambda: Node<'t>,
@@ -410,6 +412,15 @@ fn declaration<'t>(ident: Node<'t>, src: &str) -> Option<Declaration<'t>> {
                 .child_by_field_name("name")
                 .filter(|n| text(*n, src) == name)
                 .map(|_| Declaration::ForEach(scope)),
+            "catch_clause" => scope
+                .named_children(&mut c)
+                .find(|p| p.kind() == "catch_formal_parameter")
+                .filter(|p| field_text(*p, "name", src) == name)
+                .and_then(|p| {
+                    p.named_children(&mut p.walk())
+                        .find(|t| t.kind() == "catch_type")
+                })
+                .map(Declaration::Caught),
             "class_body" => scope
                 .named_children(&mut c)
                 .filter(|m| m.kind() == "field_declaration")
@@ -433,6 +444,7 @@ pub fn declared_type(ident: Node, src: &str) -> Option<String> {
             Some(format!("{ty}{}", field_text(named, "dimensions", src)))
         }
         Declaration::ForEach(stmt) => Some(field_text(stmt, "type", src).to_string()),
+        Declaration::Caught(ty) => Some(text(ty, src).to_string()).filter(|t| !t.contains('|')),
         // Its type is what the lambda's call feeds it, where that is known.
         Declaration::Lambda { lambda, at, count } => inferred_parameter(lambda, at, count, src),
     }

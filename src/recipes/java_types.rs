@@ -764,7 +764,10 @@ mod tests {
                 && !n.parent().is_some_and(|p| {
                     matches!(
                         p.kind(),
-                        "variable_declarator" | "formal_parameter" | "scoped_identifier"
+                        "variable_declarator"
+                            | "formal_parameter"
+                            | "catch_formal_parameter"
+                            | "scoped_identifier"
                     )
                 })
             {
@@ -856,6 +859,15 @@ mod tests {
         assert!(denotes(src, "q", fqn));
         let other = "class A { void f(com.acme.AtomicInteger p) { p.get(); } }";
         assert!(!denotes(other, "p", fqn));
+        let caught = "import java.io.WriteAbortedException;\n\
+                      class A { void f() { try { g(); } catch (WriteAbortedException e) { e.get(); } } }";
+        let aborted = "java.io.WriteAbortedException";
+        assert!(denotes(caught, "e", aborted));
+        let multi = caught.replace(
+            "(WriteAbortedException e)",
+            "(WriteAbortedException | RuntimeException e)",
+        );
+        assert!(!denotes(&multi, "e", aborted));
     }
 
     #[test]
