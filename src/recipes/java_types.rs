@@ -4,7 +4,7 @@
 //! another import) asks [`Scope::denotes`]; when the file does not say, the answer is no,
 //! so a recipe leaves what it cannot prove alone.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use tree_sitter::Node;
 
@@ -241,6 +241,18 @@ impl<'a> Scope<'a> {
             }
             "object_creation_expression" | "cast_expression" => {
                 node.child_by_field_name("type").map(text)
+            }
+            // The named class around it (an anonymous class's `this` has no written type).
+            "this" => {
+                let mut body = node.parent();
+                while let Some(b) = body.filter(|b| b.kind() != "class_body") {
+                    body = b.parent();
+                }
+                body?
+                    .parent()
+                    .filter(|c| c.kind() == "class_declaration")
+                    .and_then(|c| c.child_by_field_name("name"))
+                    .map(text)
             }
             "method_invocation" => {
                 let name = java_syntax::text(node.child_by_field_name("name")?, self.src);
@@ -666,7 +678,8 @@ const SELF_RETURNING: &[(&str, &[&str])] = &[(
     ],
 )];
 
-/// What `name(..)` returns on an owner `is_owner` accepts, from the two tables above.
+/// What `name(..)` returns on an owner `is_owner` accepts, from the two tables above, else
+/// from the JDK's own signatures ([`jdk_returns`]).
 fn factory_return(name: &str, is_owner: impl Fn(&str) -> bool) -> Option<String> {
     FACTORIES
         .iter()
@@ -678,6 +691,30 @@ fn factory_return(name: &str, is_owner: impl Fn(&str) -> bool) -> Option<String>
                 .find(|(owner, methods)| methods.contains(&name) && is_owner(owner))
                 .map(|(owner, _)| owner.to_string())
         })
+        .or_else(|| {
+            jdk_returns()
+                .get(name)?
+                .iter()
+                .find(|(owner, _)| is_owner(owner))
+                .map(|(_, returns)| returns.to_string())
+        })
+}
+
+/// The JDK's public methods by name, each with its owner and the one class all its overloads
+/// return, where that class is a type a rule names: generated from JDK 17 by reflection
+/// (`scripts/jdk-returns.sh`), inherited methods listed under each owner.
+fn jdk_returns() -> &'static HashMap<&'static str, Vec<(&'static str, &'static str)>> {
+    static TABLE: std::sync::LazyLock<HashMap<&str, Vec<(&str, &str)>>> =
+        std::sync::LazyLock::new(|| {
+            let mut table: HashMap<&str, Vec<(&str, &str)>> = HashMap::new();
+            for row in include_str!("jdk_returns.tsv").lines() {
+                if let [owner, method, returns] = row.split('\t').collect::<Vec<_>>()[..] {
+                    table.entry(method).or_default().push((owner, returns));
+                }
+            }
+            table
+        });
+    &TABLE
 }
 
 /// Map and list types whose type arguments say what `get` returns.
@@ -957,6 +994,46 @@ mod tests {
             "the class declares what the rewrite would call"
         );
         assert!(!inherits("d"), "a class from elsewhere");
+    }
+
+    #[test]
+    fn this_is_the_named_class_around_it() {
+        let src = "import java.security.Provider;\n\
+                   class Mine extends Provider { double v() { return this.getVersion(); } }\n\
+                   class Own extends Provider { public double getVersion() { return 1; } double v() { return this.getVersion(); } }\n\
+                   class Anon { Object o = new Provider(\"x\", 1, \"y\") { double v() { return this.getVersion(); } }; }";
+        let provider = "java.security.Provider";
+        let receivers: Vec<bool> = {
+            let parsed = java_syntax::parse(src).unwrap();
+            let scope = Scope::new(parsed.tree.root_node(), src);
+            let mut found = Vec::new();
+            java_syntax::walk(parsed.tree.root_node(), |n| {
+                if n.kind() == "this" {
+                    found.push(scope.inherits_call(n, provider, &[]));
+                }
+            });
+            found
+        };
+        assert_eq!(receivers, [true, false, false]);
+    }
+
+    #[test]
+    fn a_jdk_method_returns_what_its_signature_says() {
+        let provider = "java.security.Provider";
+        let call = |src: &str| {
+            with_node(
+                src,
+                "method_invocation",
+                "Security.getProvider(\"SUN\")",
+                |n, s| s.denotes(n, provider),
+            )
+        };
+        assert!(call(
+            "import java.security.Security;\nclass A { Object f() { return Security.getProvider(\"SUN\").getVersion(); } }"
+        ));
+        assert!(!call(
+            "import com.acme.Security;\nclass A { Object f() { return Security.getProvider(\"SUN\").getVersion(); } }"
+        ));
     }
 
     #[test]
