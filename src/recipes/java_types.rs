@@ -66,25 +66,40 @@ struct DeclaredClass {
     superclass: Option<String>,
     /// The methods its body declares.
     methods: Vec<String>,
+    /// The fields its body declares: name and type as written.
+    fields: Vec<(String, String)>,
 }
 
 impl DeclaredClass {
     fn of(class: Node, src: &str) -> Self {
         let superclass = java_syntax::superclass_written(class, src).map(str::to_string);
         let mut methods = Vec::new();
+        let mut fields = Vec::new();
         if let Some(body) = class.child_by_field_name("body") {
             let mut c = body.walk();
-            for m in body
-                .named_children(&mut c)
-                .filter(|m| m.kind() == "method_declaration")
-            {
-                methods.push(java_syntax::field_text(m, "name", src).to_string());
+            for m in body.named_children(&mut c) {
+                match m.kind() {
+                    "method_declaration" => {
+                        methods.push(java_syntax::field_text(m, "name", src).to_string())
+                    }
+                    "field_declaration" => {
+                        let ty = java_syntax::field_text(m, "type", src);
+                        let mut c2 = m.walk();
+                        for d in m.children_by_field_name("declarator", &mut c2) {
+                            let dims = java_syntax::field_text(d, "dimensions", src);
+                            let name = java_syntax::field_text(d, "name", src);
+                            fields.push((name.to_string(), format!("{ty}{dims}")));
+                        }
+                    }
+                    _ => {}
+                }
             }
         }
         Self {
             name: java_syntax::field_text(class, "name", src).to_string(),
             superclass,
             methods,
+            fields,
         }
     }
 }
@@ -236,7 +251,8 @@ impl<'a> Scope<'a> {
                     // A nested type written through its outer one: `Runtime.Version`.
                     Some(text(node))
                 } else {
-                    None
+                    // A field of a class this file declares, read on one of its instances.
+                    self.declared_field(&self.written_type(object)?, &text(field))
                 }
             }
             "object_creation_expression" | "cast_expression" => {
@@ -337,6 +353,20 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// The written type of field `name` of the one class this file declares as `owner`.
+    fn declared_field(&self, owner: &str, name: &str) -> Option<String> {
+        let owner = owner.split('<').next().unwrap_or("").trim();
+        let mut named = self.classes.iter().filter(|c| c.name == owner);
+        let (Some(class), None) = (named.next(), named.next()) else {
+            return None;
+        };
+        class
+            .fields
+            .iter()
+            .find(|(field, _)| field == name)
+            .map(|(_, ty)| ty.clone())
+    }
+
     /// What a bare call of a JDK factory method returns where a static import brings it in
     /// (`currentThread()` after `import static java.lang.Thread.currentThread`) and no class
     /// of the file declares a method of that name.
@@ -348,17 +378,29 @@ impl<'a> Scope<'a> {
         {
             return None;
         }
-        let imported = |owner: &str| {
-            self.imports.iter().any(|i| {
-                i.is_static
-                    && if i.wildcard {
-                        i.path == owner
-                    } else {
-                        i.path.strip_suffix(name).and_then(|p| p.strip_suffix('.')) == Some(owner)
-                    }
-            })
-        };
-        factory_return(name, imported)
+        factory_return(name, |owner| self.statically_imports(owner, name))
+    }
+
+    /// Whether a static import brings `owner`'s member `name` in (singly or on demand).
+    pub fn statically_imports(&self, owner: &str, name: &str) -> bool {
+        self.imports.iter().any(|i| {
+            i.is_static
+                && if i.wildcard {
+                    i.path == owner
+                } else {
+                    i.path.strip_suffix(name).and_then(|p| p.strip_suffix('.')) == Some(owner)
+                }
+        })
+    }
+
+    /// Whether the bare name `name` is `owner`'s static field: statically imported, and no
+    /// class of this file declares a field of that name.
+    pub fn static_field_of(&self, name: &str, owner: &str) -> bool {
+        self.statically_imports(owner, name)
+            && !self
+                .classes
+                .iter()
+                .any(|c| c.fields.iter().any(|(f, _)| f == name))
     }
 
     /// What `get` (and the like) returns on a collection declared with its type arguments:
@@ -373,6 +415,8 @@ impl<'a> Scope<'a> {
             args.get(1)
         } else if is(LISTS) && matches!(method, "get" | "remove") {
             args.first()
+        } else if is(&["java.util.Map.Entry"]) && matches!(method, "getKey" | "getValue") {
+            args.get(usize::from(method == "getValue"))
         } else {
             None
         }?;

@@ -37,20 +37,29 @@ impl Qualified {
     /// The single static imports of `src` (a rewrite of [`Qualified::text`]) whose member
     /// is no longer used by its simple name, as import declarations' ranges.
     pub fn unused_static_imports(&self, src: &str) -> Vec<Range<usize>> {
-        let Some(parsed) = java_syntax::parse(src) else {
-            return Vec::new();
-        };
-        let root = parsed.tree.root_node();
-        java_syntax::imports(root, src)
-            .into_iter()
-            .filter(|i| i.is_static && !i.wildcard && self.singles.contains(&i.path))
-            .filter(|i| {
-                let member = i.path.rsplit('.').next().unwrap_or("");
-                !used_unqualified(root, src, member)
-            })
-            .map(|i| whole_line(src, i.range))
-            .collect()
+        unused_single_static_imports(src, |path| self.singles.contains(path))
     }
+}
+
+/// The single static imports of `src` that `of_interest` accepts (by their path,
+/// `owner.member`) whose member is no longer used by its simple name, as their lines.
+pub fn unused_single_static_imports(
+    src: &str,
+    of_interest: impl Fn(&str) -> bool,
+) -> Vec<Range<usize>> {
+    let Some(parsed) = java_syntax::parse(src) else {
+        return Vec::new();
+    };
+    let root = parsed.tree.root_node();
+    java_syntax::imports(root, src)
+        .into_iter()
+        .filter(|i| i.is_static && !i.wildcard && of_interest(&i.path))
+        .filter(|i| {
+            let member = i.path.rsplit('.').next().unwrap_or("");
+            !used_unqualified(root, src, member)
+        })
+        .map(|i| whole_line(src, i.range))
+        .collect()
 }
 
 /// `src` with the statically imported JDK members qualified where `rewritten` (the edit
