@@ -243,10 +243,11 @@ fn call_arguments<'t>(
             }
             _ => false,
         };
-        if let Some(list) = n.child_by_field_name("arguments").filter(|_| calls) {
-            if list.named_child_count() == arity {
-                args.extend(list.named_child(at as u32));
-            }
+        if let Some(list) = n
+            .child_by_field_name("arguments")
+            .filter(|l| calls && l.named_child_count() == arity)
+        {
+            args.extend(list.named_child(at as u32));
         }
     });
     (!referenced).then_some(args)
