@@ -68,6 +68,8 @@ struct DeclaredClass {
     methods: Vec<String>,
     /// The fields its body declares: name and type as written.
     fields: Vec<(String, String)>,
+    /// The return type as written of each method its body declares.
+    returns: Vec<(String, String)>,
 }
 
 impl DeclaredClass {
@@ -75,12 +77,17 @@ impl DeclaredClass {
         let superclass = java_syntax::superclass_written(class, src).map(str::to_string);
         let mut methods = Vec::new();
         let mut fields = Vec::new();
+        let mut returns = Vec::new();
         if let Some(body) = class.child_by_field_name("body") {
             let mut c = body.walk();
             for m in body.named_children(&mut c) {
                 match m.kind() {
                     "method_declaration" => {
-                        methods.push(java_syntax::field_text(m, "name", src).to_string())
+                        let name = java_syntax::field_text(m, "name", src).to_string();
+                        let ty = java_syntax::field_text(m, "type", src);
+                        let dims = java_syntax::field_text(m, "dimensions", src);
+                        returns.push((name.clone(), format!("{ty}{dims}")));
+                        methods.push(name);
                     }
                     "field_declaration" => {
                         let ty = java_syntax::field_text(m, "type", src);
@@ -100,6 +107,7 @@ impl DeclaredClass {
             superclass,
             methods,
             fields,
+            returns,
         }
     }
 }
@@ -293,6 +301,9 @@ impl<'a> Scope<'a> {
                 if let Some(numeric) = self.numeric_call(&owner, name, node) {
                     return Some(numeric);
                 }
+                if let Some(declared) = self.declared_method(&owner, name) {
+                    return Some(declared);
+                }
                 factory_return(name, |fqn| self.type_is(&owner, fqn))
             }
             "string_literal" => Some("String".into()),
@@ -355,16 +366,23 @@ impl<'a> Scope<'a> {
 
     /// The written type of field `name` of the one class this file declares as `owner`.
     fn declared_field(&self, owner: &str, name: &str) -> Option<String> {
-        let owner = owner.split('<').next().unwrap_or("").trim();
-        let mut named = self.classes.iter().filter(|c| c.name == owner);
-        let (Some(class), None) = (named.next(), named.next()) else {
-            return None;
-        };
-        class
-            .fields
-            .iter()
-            .find(|(field, _)| field == name)
-            .map(|(_, ty)| ty.clone())
+        only(&self.declared_class(owner)?.fields, name)
+    }
+
+    /// What method `name` of the one class this file declares as `owner` returns, where all
+    /// its overloads there return one written type.
+    fn declared_method(&self, owner: &str, name: &str) -> Option<String> {
+        only(&self.declared_class(owner)?.returns, name)
+    }
+
+    /// The one class this file declares with the name `written` (type arguments dropped).
+    fn declared_class(&self, written: &str) -> Option<&DeclaredClass> {
+        let name = written.split('<').next().unwrap_or("").trim();
+        let mut named = self.classes.iter().filter(|c| c.name == name);
+        match (named.next(), named.next()) {
+            (Some(class), None) => Some(class),
+            _ => None,
+        }
     }
 
     /// What a bare call of a JDK factory method returns where a static import brings it in
@@ -722,6 +740,13 @@ const SELF_RETURNING: &[(&str, &[&str])] = &[(
     ],
 )];
 
+/// The type paired with `name` in `members`, where every pair of that name has the same one.
+fn only(members: &[(String, String)], name: &str) -> Option<String> {
+    let mut types = members.iter().filter(|(n, _)| n == name).map(|(_, t)| t);
+    let first = types.next()?;
+    types.all(|t| t == first).then(|| first.clone())
+}
+
 /// What `name(..)` returns on an owner `is_owner` accepts, from the two tables above, else
 /// from the JDK's own signatures ([`jdk_returns`]).
 fn factory_return(name: &str, is_owner: impl Fn(&str) -> bool) -> Option<String> {
@@ -1059,6 +1084,21 @@ mod tests {
             found
         };
         assert_eq!(receivers, [true, false, false]);
+    }
+
+    #[test]
+    fn a_field_or_getter_of_a_class_of_the_file_is_of_its_declared_type() {
+        let date = "java.util.Date";
+        let src = "import java.util.Date;\n\
+                   class Event { Date at; Date getAt() { return at; } Object both() { return null; } String both(int i) { return null; } }\n\
+                   class Use { Object f(Event e) { return e.getAt().getTime() + e.at.getTime() + e.both().hashCode(); } }";
+        let typed = |text: &str, kind: &str| with_node(src, kind, text, |n, s| s.denotes(n, date));
+        assert!(typed("e.getAt()", "method_invocation"));
+        assert!(typed("e.at", "field_access"));
+        let overloads = with_node(src, "method_invocation", "e.both()", |n, s| {
+            s.written_type(n).is_none()
+        });
+        assert!(overloads, "overloads returning different types give none");
     }
 
     #[test]
