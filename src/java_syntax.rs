@@ -291,6 +291,15 @@ pub fn modifiers_of(decl: Node) -> Option<Node> {
     decl.children(&mut cursor).find(|c| c.kind() == "modifiers")
 }
 
+/// The class body `n` is in (a named, anonymous or enum constant's class body).
+pub fn enclosing_class_body(n: Node) -> Option<Node> {
+    let mut cur = n.parent();
+    while let Some(c) = cur.filter(|c| c.kind() != "class_body") {
+        cur = c.parent();
+    }
+    cur
+}
+
 /// Whether a declaration carries the modifier keyword `word` (`final`, `abstract`, ..).
 pub fn has_modifier(decl: Node, word: &str) -> bool {
     modifiers_of(decl).is_some_and(|m| {

@@ -204,8 +204,7 @@ impl<'a> Scope<'a> {
         let mut current = written.split('<').next().unwrap_or("").trim().to_string();
         // A chain longer than this is not worth following; a cycle does not compile.
         for _ in 0..8 {
-            let mut named = self.classes.iter().filter(|c| c.name == current);
-            let (Some(class), None) = (named.next(), named.next()) else {
+            let Some(class) = self.declared_class(&current) else {
                 return false;
             };
             if class
@@ -267,17 +266,11 @@ impl<'a> Scope<'a> {
                 node.child_by_field_name("type").map(text)
             }
             // The named class around it (an anonymous class's `this` has no written type).
-            "this" => {
-                let mut body = node.parent();
-                while let Some(b) = body.filter(|b| b.kind() != "class_body") {
-                    body = b.parent();
-                }
-                body?
-                    .parent()
-                    .filter(|c| c.kind() == "class_declaration")
-                    .and_then(|c| c.child_by_field_name("name"))
-                    .map(text)
-            }
+            "this" => java_syntax::enclosing_class_body(node)?
+                .parent()
+                .filter(|c| c.kind() == "class_declaration")
+                .and_then(|c| c.child_by_field_name("name"))
+                .map(text),
             "method_invocation" => {
                 let name = java_syntax::text(node.child_by_field_name("name")?, self.src);
                 let no_args = node

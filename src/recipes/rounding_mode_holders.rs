@@ -229,7 +229,7 @@ fn call_arguments<'t>(
                 constructor
                     && n.child_by_field_name("constructor")
                         .is_some_and(|k| k.kind() == "this")
-                    && nearest_class_body(n).is_some_and(|b| b.id() == body.id())
+                    && java_syntax::enclosing_class_body(n).is_some_and(|b| b.id() == body.id())
             }
             "method_invocation" => {
                 !constructor
@@ -251,15 +251,6 @@ fn call_arguments<'t>(
         }
     });
     (!referenced).then_some(args)
-}
-
-/// The class body `n` is in.
-fn nearest_class_body(n: Node) -> Option<Node> {
-    let mut cur = n.parent();
-    while let Some(c) = cur.filter(|c| c.kind() != "class_body") {
-        cur = c.parent();
-    }
-    cur
 }
 
 /// The holders that stay holders when each is checked against the others: every value a
