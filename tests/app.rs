@@ -590,10 +590,11 @@ async fn the_llm_tier_fixes_through_the_app_and_once_merged_its_fix_serves_a_sec
         app.deliver("pull_request", "merged-1", &merged, None).await,
         202
     );
+    // The worker deposits the example, then records the merge: wait for both.
     let mut examples = Vec::new();
     for _ in 0..600 {
         examples = app.store.examples().await.unwrap();
-        if !examples.is_empty() {
+        if examples.iter().any(|e| e.merged > 0) {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
