@@ -246,19 +246,21 @@ pub fn package_name(root: Node, source: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The node kinds that declare a type.
+pub const TYPE_DECLARATIONS: &[&str] = &[
+    "class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "annotation_type_declaration",
+];
+
 /// Simple names of every class, interface, enum, record and annotation type the file
 /// declares (nested ones too).
 pub fn declared_type_names(root: Node, source: &str) -> Vec<String> {
     let mut names = Vec::new();
     walk(root, |n| {
-        if matches!(
-            n.kind(),
-            "class_declaration"
-                | "interface_declaration"
-                | "enum_declaration"
-                | "record_declaration"
-                | "annotation_type_declaration"
-        ) {
+        if TYPE_DECLARATIONS.contains(&n.kind()) {
             names.push(field_text(n, "name", source).to_string());
         }
     });

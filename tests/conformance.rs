@@ -15,7 +15,8 @@ use uplift::config::RecipeSettings;
 use uplift::recipes::dependencies::JunitMode;
 use uplift::recipes::registry::Registry;
 use uplift::recipes::{
-    FileResult, gradle, jakarta, junit5, spring_boot, spring_security, upgrade_versions,
+    FileResult, gradle, jakarta, java_types::Project, junit5, spring_boot, spring_security,
+    upgrade_versions,
 };
 
 #[derive(Deserialize)]
@@ -46,8 +47,9 @@ struct Case {
     #[serde(default)]
     javac_release: Option<[u32; 2]>,
     /// The other sources of the case's project (path -> text; `before` is
-    /// `src/test/java/Case.java`), for recipes that decide across files: they are migrated
-    /// with `before`, and `after` is what becomes of `before`.
+    /// `src/test/java/Case.java`), for recipes that decide across files: the JUnit recipe
+    /// migrates them with `before`, a JDK recipe reads their classes to type `before`'s
+    /// expressions; `after` is what becomes of `before`.
     #[serde(default)]
     project: BTreeMap<String, String>,
     /// Top-level types the project declares in the case's package in other files (a
@@ -98,13 +100,7 @@ fn file_result(outcome: junit5::FileOutcome) -> FileResult {
     }
 }
 
-fn run(
-    registry: &Registry,
-    recipe: &str,
-    kind: &str,
-    src: &str,
-    package_types: &[String],
-) -> FileResult {
+fn run(registry: &Registry, recipe: &str, kind: &str, src: &str, case: &Case) -> FileResult {
     match (recipe, kind) {
         ("javax-to-jakarta", "java") => jakarta::java_file(src),
         ("javax-to-jakarta", k) => jakarta::resource_file(src, k == "xml"),
@@ -130,7 +126,15 @@ fn run(
         (id, _) => registry
             .get(id)
             .unwrap_or_else(|| panic!("unknown recipe {id}"))
-            .apply(src, package_types),
+            .apply(
+                src,
+                &Project::of_sources(
+                    std::iter::once(src)
+                        .chain(case.project.values().map(String::as_str))
+                        .collect(),
+                    &case.package_types,
+                ),
+            ),
     }
 }
 
@@ -164,14 +168,9 @@ fn conformance_suite() {
         for case in &suite.cases {
             cases += 1;
             let label = format!("{} / {}", suite.recipe, case.name);
-            let (first, project_after) = if case.project.is_empty() {
-                let first = run(
-                    &registry,
-                    &suite.recipe,
-                    kind,
-                    &case.before,
-                    &case.package_types,
-                );
+            let junit_across_files = !case.project.is_empty() && suite.recipe.starts_with("junit");
+            let (first, project_after) = if !junit_across_files {
+                let first = run(&registry, &suite.recipe, kind, &case.before, case);
                 (first, BTreeMap::new())
             } else {
                 junit_project(&case.before, &case.project)
@@ -204,8 +203,8 @@ fn conformance_suite() {
             if let Some(releases) = case.javac_release {
                 on_jdk.push((label.clone(), case.before.clone(), output.clone(), releases));
             }
-            let second = if case.project.is_empty() {
-                run(&registry, &suite.recipe, kind, &output, &case.package_types)
+            let second = if !junit_across_files {
+                run(&registry, &suite.recipe, kind, &output, case)
             } else {
                 junit_project(&output, &project_after).0
             };

@@ -18,11 +18,16 @@ import java.util.TreeSet;
  * JDK's java.* modules export, where all public overloads of that name (inherited ones
  * included, bridges left out) return one class and that class is one of the types named in
  * the file given as the first argument. Nested classes are written with dots.
+ *
+ * <p>With a second argument, also writes there "package TAB Name Name ..." for every exported
+ * package: its public top-level types, so that a simple name a wildcard import or java.lang
+ * brings in can be resolved.
  */
 public class JdkReturns {
     public static void main(String[] args) throws IOException {
         Set<String> wanted = new HashSet<>(Files.readAllLines(Path.of(args[0])));
         Map<String, String> rows = new TreeMap<>();
+        Map<String, Set<String>> packages = new TreeMap<>();
         for (ResolvedModule module : ModuleLayer.boot().configuration().modules()) {
             ModuleDescriptor descriptor = module.reference().descriptor();
             if (!descriptor.name().startsWith("java.")) {
@@ -54,6 +59,10 @@ public class JdkReturns {
                             || owner.getCanonicalName() == null) {
                         continue;
                     }
+                    if (owner.getEnclosingClass() == null) {
+                        packages.computeIfAbsent(owner.getPackageName(), k -> new TreeSet<>())
+                                .add(owner.getSimpleName());
+                    }
                     Map<String, Set<String>> returns = new TreeMap<>();
                     for (Method m : owner.getMethods()) {
                         if (m.isBridge() || m.isSynthetic()) {
@@ -74,5 +83,11 @@ public class JdkReturns {
         StringBuilder out = new StringBuilder();
         rows.forEach((k, v) -> out.append(k).append('\t').append(v).append('\n'));
         System.out.print(out);
+        if (args.length > 1) {
+            StringBuilder types = new StringBuilder();
+            packages.forEach((p, names) ->
+                    types.append(p).append('\t').append(String.join(" ", names)).append('\n'));
+            Files.writeString(Path.of(args[1]), types);
+        }
     }
 }

@@ -13,6 +13,7 @@ use crate::recipes::coordinates::{self, Kind};
 use crate::recipes::dependencies::JunitMode;
 use crate::recipes::junit5::FileOutcome;
 use crate::recipes::junit5::custom_rules::{ProjectRules, Source};
+use crate::recipes::java_types::Project;
 use crate::recipes::overlay::Overlay;
 use crate::recipes::registry::Registry;
 use crate::recipes::{
@@ -382,11 +383,11 @@ pub fn execute(
                 if task.recipes.iter().any(|r| registry.from_repository(r)) {
                     overlay.set_author(Origin::Repository);
                 }
-                let done = rewrite_java_files(fp, &mut overlay, |src, package_types| {
+                let done = rewrite_java_files(fp, &mut overlay, |src, project| {
                     let mut all = FileResult::default();
                     let mut current = src.to_string();
                     for recipe in &active {
-                        let r = recipe.apply(&current, package_types);
+                        let r = recipe.apply(&current, project);
                         all.changes.extend(r.changes);
                         all.findings.extend(r.findings);
                         if let Some(t) = r.text {
@@ -544,40 +545,36 @@ impl Gathered {
 }
 
 /// Applies `f` to every parseable Java file of the modules being migrated, in parallel,
-/// on the text earlier tasks left in the overlay.
-/// Applies `f` to each Java file's text with the top-level types the project declares in
-/// that file's package (a same-package `Character` shadows java.lang's).
+/// on the text earlier tasks left in the overlay, with the project around the file: the
+/// top-level types of every package (a same-package `Character` shadows java.lang's) and
+/// the classes of the migrated files, for typing across files.
 fn rewrite_java_files(
     fp: &Fingerprint,
     overlay: &mut Overlay,
-    f: impl Fn(&str, &[String]) -> FileResult + Sync,
+    f: impl Fn(&str, &Project) -> FileResult + Sync,
 ) -> Gathered {
-    let mut package_types: HashMap<&str, Vec<String>> = HashMap::new();
+    let mut package_types: HashMap<String, Vec<String>> = HashMap::new();
     for j in fp.java_files() {
         package_types
-            .entry(j.package.as_str())
+            .entry(j.package.clone())
             .or_default()
             .extend(j.top_level_types.iter().cloned());
     }
-    let files: Vec<(PathBuf, &str)> = fp
+    let texts: Vec<(PathBuf, String)> = fp
         .modules
         .iter()
         .filter(|m| !m.skipped)
         .flat_map(|m| &m.java_files)
         .filter(|j| j.syntax_error.is_none())
-        .map(|j| (j.path.clone(), j.package.as_str()))
+        .filter_map(|j| overlay.text(&j.path).ok().map(|t| (j.path.clone(), t)))
         .collect();
-    let texts: Vec<(PathBuf, &str, String)> = files
-        .into_iter()
-        .filter_map(|(rel, package)| overlay.text(&rel).ok().map(|t| (rel, package, t)))
-        .collect();
+    let project = Project::new(
+        package_types,
+        texts.iter().map(|(_, t)| t.as_str()).collect(),
+    );
     let results: Vec<(PathBuf, String, FileResult)> = texts
-        .into_par_iter()
-        .map(|(rel, package, src)| {
-            let types = package_types.get(package).map_or(&[][..], Vec::as_slice);
-            let r = f(&src, types);
-            (rel, src, r)
-        })
+        .par_iter()
+        .map(|(rel, src)| (rel.clone(), src.clone(), f(src, &project)))
         .collect();
     gather(overlay, results)
 }

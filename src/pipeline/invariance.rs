@@ -13,6 +13,7 @@ use crate::analyze::java::Junit3Bases;
 use crate::analyze::test_checks;
 use crate::journal::{Category, Stage, StepResult};
 use crate::recipes::java_rules::JavaRecipe;
+use crate::recipes::java_types::Project;
 
 /// Compares each original Java text with its current text (`None`: deleted). `equivalent`
 /// applies to the original the rewrites that keep a check's meaning by construction (the
@@ -83,7 +84,7 @@ impl Run<'_> {
         };
         let equivalent = |src: &str| {
             builtin.iter().fold(src.to_string(), |text, recipe| {
-                recipe.apply(&text, &[]).text.unwrap_or(text)
+                recipe.apply(&text, &Project::default()).text.unwrap_or(text)
             })
         };
         let bases = self.junit3_bases();
@@ -175,7 +176,7 @@ mod tests {
                 .unwrap();
             let equivalent = |src: &str| {
                 recipe
-                    .apply(src, &[])
+                    .apply(src, &Project::default())
                     .text
                     .unwrap_or_else(|| src.to_string())
             };

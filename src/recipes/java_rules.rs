@@ -292,16 +292,16 @@ fn warnings_suppressed(decl: &ast_grep_core::Node<StrDoc<Java>>) -> bool {
 /// for a parse or a scope walk per match.
 struct TypedFile<'s> {
     src: &'s str,
-    package_types: &'s [String],
+    project: &'s java_types::Project<'s>,
     parsed: std::cell::OnceCell<Option<java_syntax::Parsed>>,
     scope: std::cell::OnceCell<java_types::Scope<'s>>,
 }
 
 impl<'s> TypedFile<'s> {
-    fn new(src: &'s str, package_types: &'s [String]) -> Self {
+    fn new(src: &'s str, project: &'s java_types::Project<'s>) -> Self {
         Self {
             src,
-            package_types,
+            project,
             parsed: std::cell::OnceCell::new(),
             scope: std::cell::OnceCell::new(),
         }
@@ -367,7 +367,7 @@ impl<'s> TypedFile<'s> {
             .as_ref()?;
         let root = parsed.tree.root_node();
         let scope = self.scope.get_or_init(|| {
-            java_types::Scope::new(root, self.src).in_package_with(self.package_types)
+            java_types::Scope::new(root, self.src).in_project(self.project)
         });
         Some(f(root, scope))
     }
@@ -376,7 +376,7 @@ impl<'s> TypedFile<'s> {
 /// What every fix pass over one file shares.
 #[derive(Clone, Copy)]
 struct Pass<'a> {
-    package_types: &'a [String],
+    project: &'a java_types::Project<'a>,
     /// Rules that may not fix this file (their helper's name is taken).
     silenced: &'a BTreeSet<usize>,
     /// The longest the rewritten text may grow ([`max_rewritten_len`]).
@@ -457,16 +457,17 @@ impl JavaRecipe {
 
     /// Applies every fix until nothing more matches (nested matches take another pass),
     /// then runs the detectors on the result. A rewrite that would not parse is refused.
-    /// `package_types` are the top-level types the project declares in the file's package
-    /// (they shadow java.lang's and on-demand imports' types of the same name).
-    pub fn apply(&self, src: &str, package_types: &[String]) -> FileResult {
+    /// `project` is the project around the file: the types its package declares (they
+    /// shadow java.lang's and on-demand imports' types of the same name) and the classes
+    /// of its other files.
+    pub fn apply(&self, src: &str, project: &java_types::Project) -> FileResult {
         let mut result = FileResult::default();
         if !self.may_apply(src) {
             return result;
         }
         let mut current = src.to_string();
         if let Some(code) = self.code {
-            let r = code(&current, package_types);
+            let r = code(&current, project);
             result.changes.extend(r.changes);
             result.findings.extend(r.findings);
             if let Some(t) = r.text {
@@ -480,7 +481,7 @@ impl JavaRecipe {
             .map(|(i, _)| i)
             .collect();
         let pass = Pass {
-            package_types,
+            project,
             silenced: &silenced,
             limit,
         };
@@ -503,7 +504,7 @@ impl JavaRecipe {
                     "{}: the rewrite would make the file larger than {limit} bytes; file left unchanged",
                     self.id
                 ));
-                result.findings.extend(self.detect(src, package_types));
+                result.findings.extend(self.detect(src, project));
                 return result;
             };
             if edits.is_empty() {
@@ -544,7 +545,7 @@ impl JavaRecipe {
                 }
             }
         }
-        result.findings.extend(self.detect(&current, package_types));
+        result.findings.extend(self.detect(&current, project));
         result
     }
 
@@ -557,14 +558,14 @@ impl JavaRecipe {
         changes: &mut Vec<String>,
     ) -> Option<(Vec<Edit>, Vec<usize>)> {
         let Pass {
-            package_types,
+            project,
             silenced,
             limit,
         } = *pass;
         let mut len = src.len();
         let grep = Java.ast_grep(src);
         let root = grep.root();
-        let typed = TypedFile::new(src, package_types);
+        let typed = TypedFile::new(src, project);
         let mut edits: Vec<Edit> = Vec::new();
         let mut taken = BTreeSet::new();
         let mut hits = Vec::new();
@@ -636,10 +637,10 @@ impl JavaRecipe {
     }
 
     /// Detector hits on the final text, one per line.
-    fn detect(&self, src: &str, package_types: &[String]) -> Vec<String> {
+    fn detect(&self, src: &str, project: &java_types::Project) -> Vec<String> {
         let grep = Java.ast_grep(src);
         let root = grep.root();
-        let typed = TypedFile::new(src, package_types);
+        let typed = TypedFile::new(src, project);
         let mut out = Vec::new();
         for rule in self.rules.iter().filter(|r| r.fixer().is_none()) {
             for m in rule.matches(&root, &typed) {
@@ -953,7 +954,7 @@ mod tests {
         let yaml = "id: h\ndescription: d\nrules:\n  - id: twice\n    rule: { pattern: '$X.old()' }\n    fix: 'twice($X)'\n    helper: |\n      private static int twice(int x) {\n          return 2 * x;\n      }\n";
         let r = JavaRecipe::parse(yaml).unwrap();
         let src = "class A {\n    int f(int a) { return a.old() + a.old(); }\n}\nclass B {\n    int g(int b) { return b.old(); }\n}\nenum E { ONE; int h(int e) { return e.old(); } }\n";
-        let out = r.apply(src, &[]).text.unwrap();
+        let out = r.apply(src, &java_types::Project::default()).text.unwrap();
         assert_eq!(
             out.matches("private static int twice(int x)").count(),
             2,
@@ -962,12 +963,12 @@ mod tests {
         assert!(out.contains("return twice(a) + twice(a); }\n\n    private static int twice(int x) {\n        return 2 * x;\n    }\n}\nclass B"), "{out}");
         assert!(out.contains("return e.old();"), "{out}");
         let taken = "class A { int f(int a) { return a.old(); } void twice() { } }\n";
-        assert!(r.apply(taken, &[]).text.is_none());
+        assert!(r.apply(taken, &java_types::Project::default()).text.is_none());
         let referenced = "class A { int f(int a) { return a.old(); } Object g() { return (IntUnaryOperator) A::twice; } }\n";
-        assert!(r.apply(referenced, &[]).text.is_none());
+        assert!(r.apply(referenced, &java_types::Project::default()).text.is_none());
         let variable = "class A { int f(int a) { int twice = a.old(); return twice; } }\n";
         assert!(
-            r.apply(variable, &[])
+            r.apply(variable, &java_types::Project::default())
                 .text
                 .unwrap()
                 .contains("int twice = twice(a);")
@@ -990,7 +991,7 @@ mod tests {
     #[test]
     fn nested_matches_are_rewritten_in_later_passes() {
         let src = "class A { Object o = new Integer(new Integer(1).intValue()); }\n";
-        let r = recipe("wrapper-constructors").apply(src, &[]);
+        let r = recipe("wrapper-constructors").apply(src, &java_types::Project::default());
         assert_eq!(
             r.text.as_deref(),
             Some("class A { Object o = Integer.valueOf(Integer.valueOf(1).intValue()); }\n")
@@ -1035,7 +1036,7 @@ mod tests {
             .collect();
         let src = format!("class Big {{\n  void f() {{\n{body}  }}\n}}\n");
         let out = recipe("wrapper-constructors")
-            .apply(&src, &[])
+            .apply(&src, &java_types::Project::default())
             .text
             .unwrap();
         assert_eq!(out.matches("Integer.valueOf(").count(), 3000);
@@ -1045,7 +1046,7 @@ mod tests {
     #[test]
     fn imports_follow_the_fix() {
         let src = "package p;\n\nimport sun.misc.BASE64Encoder;\n\nclass A {\n  String s(byte[] b) { return new BASE64Encoder().encode(b); }\n}\n";
-        let r = recipe("base64-from-sun-misc").apply(src, &[]);
+        let r = recipe("base64-from-sun-misc").apply(src, &java_types::Project::default());
         let out = r.text.unwrap();
         assert!(out.contains("import java.util.Base64;"), "{out}");
         assert!(!out.contains("sun.misc"), "{out}");
@@ -1062,7 +1063,7 @@ mod tests {
             "id: grows\ndescription: d\nrules:\n  - id: r\n    rule:\n      pattern: return $A;\n    fix: \"return {fix};\"\n"
         );
         let src = "class A {\n  int f(int a, int b) { return a + b; }\n}\n";
-        let r = JavaRecipe::parse(&yaml).unwrap().apply(src, &[]);
+        let r = JavaRecipe::parse(&yaml).unwrap().apply(src, &java_types::Project::default());
         assert_eq!(r.text, None);
         assert!(r.changes.is_empty(), "{:?}", r.changes);
         assert!(
@@ -1111,7 +1112,7 @@ mod tests {
             "class A {{\n  String s() {{ return \"{}\"; }}\n}}\n",
             "a".repeat(100_000)
         );
-        let r = JavaRecipe::parse(&twenty).unwrap().apply(&src, &[]);
+        let r = JavaRecipe::parse(&twenty).unwrap().apply(&src, &java_types::Project::default());
         assert_eq!(r.text, None);
         assert!(
             r.findings[0].contains("would make the file larger"),

@@ -10,19 +10,22 @@ use tree_sitter::Node;
 
 use crate::java_syntax::{self, Import};
 
+mod project;
+pub use project::Project;
+
 /// Each call of `method` in `src`, with the file's scope: where a code recipe that rewrites
 /// calls of one method starts. Returns `None`, having visited nothing, when `src` does not
 /// name `method` or does not parse cleanly (a recipe edits only a file it read whole);
 /// otherwise the file's imports, for the recipe's own import edits.
 pub fn visit_calls(
     src: &str,
-    package_types: &[String],
+    project: &Project,
     method: &str,
     mut visit: impl FnMut(Node, &Scope),
 ) -> Option<Vec<Import>> {
     let parsed = java_syntax::parse_naming(src, method)?;
     let root = parsed.tree.root_node();
-    let scope = Scope::new(root, src).in_package_with(package_types);
+    let scope = Scope::new(root, src).in_project(project);
     java_syntax::walk(root, |n| {
         if n.kind() == "method_invocation" && java_syntax::field_text(n, "name", src) == method {
             visit(n, &scope);
@@ -52,17 +55,21 @@ pub struct Scope<'a> {
     package: String,
     imports: Vec<Import>,
     declared: Vec<String>,
-    /// Top-level types the project declares in this file's package (other files included):
-    /// a `Character` there shadows java.lang's, which the file alone cannot tell.
-    package_types: Vec<String>,
-    /// The classes this file declares, for calls their instances inherit.
+    /// The types this file declares, each with its fully qualified name where other files
+    /// can name it.
+    declared_types: Vec<(String, Option<String>)>,
+    /// The project around the file: the types of its package (a `Character` there shadows
+    /// java.lang's, which the file alone cannot tell) and the classes of its other files.
+    project: Option<&'a Project<'a>>,
+    /// The classes (and interfaces) this file declares, for calls their instances inherit.
     classes: Vec<DeclaredClass>,
 }
 
-/// A class the file declares, as far as a call on its instances goes.
+/// A class the file declares, as far as a call on its instances goes. Types are as the
+/// file writes them; for a class of another file, fully qualified ([`Project`]).
 struct DeclaredClass {
     name: String,
-    /// Its `extends` type as written, type arguments dropped.
+    /// Its `extends` type, type arguments dropped.
     superclass: Option<String>,
     /// The methods its body declares.
     methods: Vec<String>,
@@ -116,10 +123,15 @@ impl<'a> Scope<'a> {
     pub fn new(root: Node, src: &'a str) -> Self {
         let package = java_syntax::package_name(root, src);
         let mut declared = java_syntax::declared_type_names(root, src);
+        let mut declared_types = Vec::new();
         let mut classes = Vec::new();
         java_syntax::walk(root, |n| {
-            if n.kind() == "class_declaration" {
+            if matches!(n.kind(), "class_declaration" | "interface_declaration") {
                 classes.push(DeclaredClass::of(n, src));
+            }
+            if java_syntax::TYPE_DECLARATIONS.contains(&n.kind()) {
+                let name = java_syntax::field_text(n, "name", src).to_string();
+                declared_types.push((name, project::type_fqn(n, &package, src)));
             }
             if n.kind() == "type_parameter" {
                 let mut c = n.walk();
@@ -136,15 +148,22 @@ impl<'a> Scope<'a> {
             package,
             imports: java_syntax::imports(root, src),
             declared,
-            package_types: Vec::new(),
+            declared_types,
+            project: None,
             classes,
         }
     }
 
-    /// This scope knowing the top-level types the project declares in the file's package.
-    pub fn in_package_with(mut self, types: &[String]) -> Self {
-        self.package_types = types.to_vec();
+    /// This scope knowing the project around the file.
+    pub fn in_project(mut self, project: &'a Project<'a>) -> Self {
+        self.project = Some(project);
         self
+    }
+
+    /// The top-level types the project declares in this file's package.
+    fn package_types(&self) -> &[String] {
+        self.project
+            .map_or(&[], |p| p.package_types(&self.package))
     }
 
     /// Whether `node` (a type, or an expression whose type the file declares) is of the
@@ -253,7 +272,12 @@ impl<'a> Scope<'a> {
                     return Some("int".into());
                 }
                 if object.kind() == "this" {
-                    java_syntax::declared_type(field, self.src)
+                    java_syntax::declared_type(field, self.src).or_else(|| {
+                        // A field the class inherits from a superclass of the project.
+                        let field = text(field);
+                        let declared = self.classes.iter().any(|c| c.fields.iter().any(|(f, _)| *f == field));
+                        (!declared).then(|| self.declared_field(&self.enclosing_superclass(node)?, &field)).flatten()
+                    })
                 } else if java_syntax::text(field, self.src).starts_with(char::is_uppercase) {
                     // A nested type written through its outer one: `Runtime.Version`.
                     Some(text(node))
@@ -282,10 +306,16 @@ impl<'a> Scope<'a> {
                 }
                 let Some(object) = node.child_by_field_name("object") else {
                     return declared_return_type(node, name, self.src)
-                        .or_else(|| self.statically_imported_factory(name));
+                        .or_else(|| self.statically_imported_factory(name))
+                        .or_else(|| self.inherited_return(node, name));
                 };
-                if object.kind() == "this" {
-                    return declared_return_type(node, name, self.src);
+                match object.kind() {
+                    "this" => {
+                        return declared_return_type(node, name, self.src)
+                            .or_else(|| self.inherited_return(node, name));
+                    }
+                    "super" => return self.method_return(&self.enclosing_superclass(node)?, name),
+                    _ => {}
                 }
                 let owner = self.written_type(object)?;
                 if let Some(element) = self.element_read(&owner, name) {
@@ -294,10 +324,7 @@ impl<'a> Scope<'a> {
                 if let Some(numeric) = self.numeric_call(&owner, name, node) {
                     return Some(numeric);
                 }
-                if let Some(declared) = self.declared_method(&owner, name) {
-                    return Some(declared);
-                }
-                factory_return(name, |fqn| self.type_is(&owner, fqn))
+                self.method_return(&owner, name)
             }
             "string_literal" => Some("String".into()),
             "decimal_integer_literal"
@@ -357,23 +384,63 @@ impl<'a> Scope<'a> {
         }
     }
 
-    /// The written type of field `name` of the one class this file declares as `owner`.
+    /// The type of field `name` of the project's class `owner`, declared there or in a
+    /// superclass the project declares.
     fn declared_field(&self, owner: &str, name: &str) -> Option<String> {
-        only(&self.declared_class(owner)?.fields, name)
+        let mut current = owner.to_string();
+        // A chain longer than this is not worth following; a cycle does not compile.
+        for _ in 0..8 {
+            let class = self.declared_class(&current)?;
+            if class.fields.iter().any(|(f, _)| f == name) {
+                return only(&class.fields, name);
+            }
+            current = class.superclass.clone()?;
+        }
+        None
     }
 
-    /// What method `name` of the one class this file declares as `owner` returns, where all
-    /// its overloads there return one written type.
-    fn declared_method(&self, owner: &str, name: &str) -> Option<String> {
-        only(&self.declared_class(owner)?.returns, name)
+    /// What method `name` returns on `owner`, where all its overloads there return one type:
+    /// declared in the project's class or a superclass the project declares, else the JDK's
+    /// (on a JDK type, or inherited from the JDK class the project's classes extend).
+    fn method_return(&self, owner: &str, name: &str) -> Option<String> {
+        let mut current = owner.to_string();
+        for _ in 0..8 {
+            let Some(class) = self.declared_class(&current) else {
+                return factory_return(name, |fqn| self.type_is(&current, fqn));
+            };
+            if class.methods.iter().any(|m| m == name) {
+                return only(&class.returns, name);
+            }
+            current = class.superclass.clone()?;
+        }
+        None
     }
 
-    /// The one class this file declares with the name `written` (type arguments dropped).
+    /// What a call of `name` on the class around `node` (bare, or on `this` or `super`)
+    /// returns where the file declares no method of that name: the superclass's method.
+    fn inherited_return(&self, node: Node, name: &str) -> Option<String> {
+        if self.classes.iter().any(|c| c.methods.iter().any(|m| m == name)) {
+            return None;
+        }
+        self.method_return(&self.enclosing_superclass(node)?, name)
+    }
+
+    /// The superclass of the named class whose body holds `node`.
+    fn enclosing_superclass(&self, node: Node) -> Option<String> {
+        let class = java_syntax::enclosing_class_body(node)?
+            .parent()
+            .filter(|c| c.kind() == "class_declaration")?;
+        java_syntax::superclass_written(class, self.src).map(str::to_string)
+    }
+
+    /// The class the type written `written` denotes, where the project declares it: the one
+    /// class of this name in this file, else a class of another file.
     fn declared_class(&self, written: &str) -> Option<&DeclaredClass> {
         let name = written.split('<').next().unwrap_or("").trim();
         let mut named = self.classes.iter().filter(|c| c.name == name);
         match (named.next(), named.next()) {
             (Some(class), None) => Some(class),
+            (None, _) => self.project_class(name),
             _ => None,
         }
     }
@@ -518,7 +585,7 @@ impl<'a> Scope<'a> {
     pub fn import_would_clash(&self, fqn: &str) -> bool {
         let (owner, simple) = fqn.rsplit_once('.').unwrap_or(("", fqn));
         self.declared.iter().any(|d| d == simple)
-            || (owner != self.package && self.package_types.iter().any(|t| t == simple))
+            || (owner != self.package && self.package_types().iter().any(|t| t == simple))
             || self.imports.iter().any(|i| {
                 !i.wildcard
                     && !i.is_static
@@ -583,7 +650,7 @@ impl<'a> Scope<'a> {
             return explicit.iter().any(|i| i.path == fqn);
         }
         let owner = fqn.rsplit_once('.').map_or("", |x| x.0);
-        if self.package_types.iter().any(|t| t == name) {
+        if self.package_types().iter().any(|t| t == name) {
             return owner == self.package;
         }
         owner == self.package
@@ -931,7 +998,8 @@ mod tests {
         let scope_denotes = |src: &str, name: &str, fqn: &str| {
             let parsed = java_syntax::parse(src).unwrap();
             let root = parsed.tree.root_node();
-            let scope = Scope::new(root, src).in_package_with(&["Character".into()]);
+            let project = Project::of_sources(vec![src], &["Character".into()]);
+            let scope = Scope::new(root, src).in_project(&project);
             let mut hit = None;
             java_syntax::walk(root, |n| {
                 if hit.is_none() && java_syntax::text(n, src) == name && n.kind() == "identifier" {

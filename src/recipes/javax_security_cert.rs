@@ -28,7 +28,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::Scope;
+use super::java_types::{Project, Scope};
 use crate::edit::Edit;
 use crate::java_syntax::{self, field_text, text};
 
@@ -53,13 +53,13 @@ const OBJECT_SINKS: &[&str] = &[
     "contains", "trace", "debug", "info", "warn", "error", "log",
 ];
 
-pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
+pub fn rewrite(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     let Some(parsed) = java_syntax::parse_naming(src, OLD) else {
         return result;
     };
     let root = parsed.tree.root_node();
-    let scope = Scope::new(root, src).in_package_with(package_types);
+    let scope = Scope::new(root, src).in_project(project);
     let imports = java_syntax::imports(root, src);
     let moved: Vec<_> = imports
         .iter()

@@ -19,17 +19,17 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::{Scope, visit_calls};
+use super::java_types::{Project, Scope, visit_calls};
 use crate::edit::{Edit, indent_at, line_ending};
 use crate::java_syntax::{field_text, text};
 
 const KAFKA_TEMPLATE: &str = "org.springframework.kafka.core.KafkaTemplate";
 const CALLBACK: &str = "org.springframework.util.concurrent.ListenableFutureCallback";
 
-pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
+pub fn rewrite(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
-    visit_calls(src, package_types, "addCallback", |n, scope| {
+    visit_calls(src, project, "addCallback", |n, scope| {
         if let Some(edit) = when_complete(n, src, scope) {
             edits.push(edit);
         }
@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn a_callback_using_this_is_left() {
         let src = "import org.springframework.kafka.core.KafkaTemplate;\nimport org.springframework.util.concurrent.ListenableFutureCallback;\nclass A {\n  KafkaTemplate<String, String> t;\n  void s() {\n    t.send(\"x\", \"y\").addCallback(new ListenableFutureCallback<Object>() {\n      public void onSuccess(Object r) { this.hashCode(); }\n      public void onFailure(Throwable e) { }\n    });\n  }\n}\n";
-        assert!(rewrite(src, &[]).text.is_none());
+        assert!(rewrite(src, &Project::default()).text.is_none());
     }
 
     #[test]
@@ -259,7 +259,7 @@ mod tests {
             "addCallback(",
             "class A { void m() { x.addCallback(new ListenableFutureCallback<>() {}); } }",
         ] {
-            assert!(rewrite(src, &[]).text.is_none());
+            assert!(rewrite(src, &Project::default()).text.is_none());
         }
     }
 }

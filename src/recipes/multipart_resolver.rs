@@ -17,7 +17,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::Scope;
+use super::java_types::{Project, Scope};
 use crate::edit::{Edit, deletion_span, whole_line};
 use crate::java_syntax::{self, field_text, text};
 
@@ -27,7 +27,7 @@ const STANDARD: &str = "StandardServletMultipartResolver";
 const STANDARD_IMPORT: &str =
     "org.springframework.web.multipart.support.StandardServletMultipartResolver";
 
-pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
+pub fn rewrite(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     let Some(parsed) = java_syntax::parse_naming(src, COMMONS) else {
         return result;
@@ -41,7 +41,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         return result;
     };
     if Scope::new(root, src)
-        .in_package_with(package_types)
+        .in_project(project)
         .import_would_clash(STANDARD_IMPORT)
     {
         return result;

@@ -33,20 +33,20 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::visit_calls;
+use super::java_types::{Project, visit_calls};
 use super::static_helper::Helper;
 use crate::edit::Edit;
 use crate::java_syntax::{self, field_text, text};
 
 const NEW: &str = "NoSuchMethodException | InvocationTargetException";
 
-pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
+pub fn rewrite(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
     let mut extended: BTreeSet<usize> = BTreeSet::new();
     let mut helper = Helper::new(&HELPER_LINES);
     let mut blocked = src.contains(HELPER);
-    visit_calls(src, package_types, "newInstance", |n, scope| {
+    visit_calls(src, project, "newInstance", |n, scope| {
         blocked |= HELPER_IMPORTS.iter().any(|t| scope.import_would_clash(t));
         if n.child_by_field_name("arguments")
             .is_none_or(|a| a.named_child_count() > 0)

@@ -18,7 +18,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::Scope;
+use super::java_types::{Project, Scope};
 use crate::edit::{Edit, deletion_span, indent_at, line_ending};
 use crate::java_syntax::{self, field_text, text};
 
@@ -32,7 +32,7 @@ const NEEDED: [&str; 3] = [
     "org.apache.hc.core5.util.Timeout",
 ];
 
-pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
+pub fn rewrite(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     let Some(parsed) = java_syntax::parse_naming(src, "setReadTimeout") else {
         return result;
@@ -43,7 +43,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         .any(|i| !i.is_static && !i.wildcard && i.path == FACTORY_IMPORT);
     // A type of one of the new simple names (HttpClient 4's RequestConfig, a project's
     // Timeout) would clash with the imports the rewrite needs.
-    let scope = Scope::new(root, src).in_package_with(package_types);
+    let scope = Scope::new(root, src).in_project(project);
     if !imported || NEEDED.iter().any(|n| scope.import_would_clash(n)) {
         return result;
     }

@@ -25,7 +25,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::{Scope, mentions};
+use super::java_types::{Project, Scope, mentions};
 use super::static_imports::unused_single_static_imports;
 use crate::edit::Edit;
 use crate::java_syntax::{self, field_text, text};
@@ -53,13 +53,13 @@ struct Holder<'t> {
     reads: Vec<Node<'t>>,
 }
 
-pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
+pub fn rewrite(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     let Some(parsed) = java_syntax::parse_naming(src, "ROUND_") else {
         return result;
     };
     let root = parsed.tree.root_node();
-    let scope = Scope::new(root, src).in_package_with(package_types);
+    let scope = Scope::new(root, src).in_project(project);
     if scope.import_would_clash("java.math.RoundingMode") {
         return result;
     }

@@ -24,7 +24,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::Scope;
+use super::java_types::{Project, Scope};
 use crate::edit::{Edit, whole_line};
 use crate::java_syntax::{self, field_text, text};
 
@@ -47,7 +47,7 @@ const LIST_READS: &[(&str, &str)] = &[
 /// The parameters SAX 2 puts before the qualified name.
 const NEW_PARAMETERS: &str = "String uri, String localName, ";
 
-pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
+pub fn rewrite(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     if src.contains("setNamespaceAware") {
         return result;
@@ -56,7 +56,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
         return result;
     };
     let root = parsed.tree.root_node();
-    let scope = Scope::new(root, src).in_package_with(package_types);
+    let scope = Scope::new(root, src).in_project(project);
     let Some(mut edits) = port(root, src, &scope, &mut result.changes) else {
         result.changes.clear();
         return result;
@@ -246,7 +246,7 @@ mod tests {
     use super::*;
 
     fn port(src: &str) -> Option<String> {
-        rewrite(src, &[]).text
+        rewrite(src, &Project::default()).text
     }
 
     #[test]

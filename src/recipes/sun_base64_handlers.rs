@@ -42,7 +42,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::{Scope, mentions, visit_calls};
+use super::java_types::{Project, Scope, mentions, visit_calls};
 use super::reflective_new_instance::{catches, nearest_try};
 use crate::edit::{Edit, whole_line};
 use crate::java_syntax::{self, Import, field_text, text};
@@ -50,15 +50,15 @@ use crate::java_syntax::{self, Import, field_text, text};
 const DECODER: &str = "sun.misc.BASE64Decoder";
 const ENCODER: &str = "sun.misc.BASE64Encoder";
 
-pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
-    decode_buffer_in_try(src, package_types).then(src, |text| holders(text, package_types))
+pub fn rewrite(src: &str, project: &Project) -> FileResult {
+    decode_buffer_in_try(src, project).then(src, |text| holders(text, project))
 }
 
-fn decode_buffer_in_try(src: &str, package_types: &[String]) -> FileResult {
+fn decode_buffer_in_try(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
     let mut rewritten = 0;
-    let imports = visit_calls(src, package_types, "decodeBuffer", |n, scope| {
+    let imports = visit_calls(src, project, "decodeBuffer", |n, scope| {
         let Some(argument) = decode_buffer_argument(n, scope) else {
             return;
         };
@@ -345,13 +345,13 @@ const STREAMS: [&str; 5] = [
 ];
 
 /// Coders held in variables (see the module doc).
-fn holders(src: &str, package_types: &[String]) -> FileResult {
+fn holders(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     let Some(parsed) = java_syntax::parse_naming(src, "BASE64") else {
         return result;
     };
     let root = parsed.tree.root_node();
-    let scope = Scope::new(root, src).in_package_with(package_types);
+    let scope = Scope::new(root, src).in_project(project);
     if scope.import_would_clash("java.util.Base64") {
         return result;
     }

@@ -23,7 +23,7 @@ use std::collections::BTreeSet;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::visit_calls;
+use super::java_types::{Project, visit_calls};
 use super::reflective_new_instance::handled_by;
 use super::static_helper::Helper;
 use crate::edit::{Edit, whole_line};
@@ -47,7 +47,7 @@ const NEEDED: [&str; 4] = [
     "org.xml.sax.XMLReader",
 ];
 
-pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
+pub fn rewrite(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     if src.contains(HELPER) {
         return result;
@@ -55,7 +55,7 @@ pub fn rewrite(src: &str, package_types: &[String]) -> FileResult {
     let mut edits = Vec::new();
     let mut helper = Helper::new(&HELPER_LINES);
     let mut clash = false;
-    let imports = visit_calls(src, package_types, "createXMLReader", |n, scope| {
+    let imports = visit_calls(src, project, "createXMLReader", |n, scope| {
         clash |= NEEDED.iter().any(|t| scope.import_would_clash(t));
         let no_args = n
             .child_by_field_name("arguments")

@@ -11,12 +11,13 @@ pub mod text_blocks;
 use tree_sitter::Node;
 
 use super::FileResult;
+use super::java_types::Project;
 use crate::edit::{self, Edit};
 use crate::java_syntax;
 
-/// A code transform: a file's text and the top-level types the project declares in its
-/// package (for the transforms that resolve JDK types, see `java_types::Scope`).
-pub type Transform = fn(&str, &[String]) -> FileResult;
+/// A code transform: a file's text and the project around it (for the transforms that
+/// resolve JDK types, see `java_types::Scope`).
+pub type Transform = fn(&str, &Project) -> FileResult;
 
 /// The code transform a recipe's `code:` names.
 pub fn transform(name: &str) -> Option<Transform> {
