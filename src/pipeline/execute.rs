@@ -11,9 +11,9 @@ use crate::config::Config;
 use crate::journal::{RECIPE_TIER, Task, TaskRecord, TaskStatus};
 use crate::recipes::coordinates::{self, Kind};
 use crate::recipes::dependencies::JunitMode;
+use crate::recipes::java_types::Project;
 use crate::recipes::junit5::FileOutcome;
 use crate::recipes::junit5::custom_rules::{ProjectRules, Source};
-use crate::recipes::java_types::Project;
 use crate::recipes::overlay::Overlay;
 use crate::recipes::registry::Registry;
 use crate::recipes::{

@@ -84,7 +84,10 @@ impl Run<'_> {
         };
         let equivalent = |src: &str| {
             builtin.iter().fold(src.to_string(), |text, recipe| {
-                recipe.apply(&text, &Project::default()).text.unwrap_or(text)
+                recipe
+                    .apply(&text, &Project::default())
+                    .text
+                    .unwrap_or(text)
             })
         };
         let bases = self.junit3_bases();

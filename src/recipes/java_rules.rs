@@ -122,6 +122,16 @@ struct CompiledRule {
     fix_calls: Vec<String>,
     /// The recipe's [`Preconditions::suppressible`].
     suppressible: bool,
+    /// Set on a rule derived by [`in_subclass`]: the call it matches has no receiver and
+    /// must be inherited from one of these types.
+    inherited: Option<Inherited>,
+}
+
+/// What a rule for `$C.m(..)` asks of its twin for a bare `m(..)` in a subclass.
+struct Inherited {
+    types: Vec<String>,
+    /// The fix passes the receiver on, as `this`.
+    as_this: bool,
 }
 
 /// A rule's helper method: where one expression cannot keep an old API's contract, a few
@@ -267,6 +277,10 @@ impl CompiledRule {
                     .runtime_values
                     .iter()
                     .all(|var| bound_pass(var, &|r| scope.runtime_value(r)))
+                && self
+                    .inherited
+                    .as_ref()
+                    .is_none_or(|i| scope.inherited_call(m.range(), i, &self.fix_calls))
                 && (self.helper.is_none()
                     || m.ancestors()
                         .any(|a| static_helper::can_hold_helper(&a.kind())))
@@ -316,8 +330,26 @@ impl<'s> TypedFile<'s> {
         fix_calls: &[String],
     ) -> bool {
         self.node_is(range, |node, scope| {
-            fqns.iter()
-                .any(|f| scope.denotes(node, f) || scope.inherits_call(node, f, fix_calls))
+            fqns.iter().any(|f| {
+                (scope.denotes(node, f) && !scope.overridden_for(node, f))
+                    || scope.inherits_call(node, f, fix_calls)
+            })
+        })
+    }
+
+    /// Whether the call at `range`, without a receiver, calls a method the class around it
+    /// inherits from one of `inherited`'s types.
+    fn inherited_call(
+        &self,
+        range: std::ops::Range<usize>,
+        inherited: &Inherited,
+        fix_calls: &[String],
+    ) -> bool {
+        self.node_is(range, |node, scope| {
+            inherited
+                .types
+                .iter()
+                .any(|f| scope.inherits_bare_call(node, f, fix_calls, inherited.as_this))
         })
     }
 
@@ -366,9 +398,9 @@ impl<'s> TypedFile<'s> {
             .get_or_init(|| java_syntax::parse(self.src))
             .as_ref()?;
         let root = parsed.tree.root_node();
-        let scope = self.scope.get_or_init(|| {
-            java_types::Scope::new(root, self.src).in_project(self.project)
-        });
+        let scope = self
+            .scope
+            .get_or_init(|| java_types::Scope::new(root, self.src).in_project(self.project));
         Some(f(root, scope))
     }
 }
@@ -431,11 +463,16 @@ impl JavaRecipe {
                 IDIOMS.join(", ")
             );
         }
-        let rules = spec
-            .rules
-            .into_iter()
-            .map(|r| compile(&spec.id, r, spec.when.suppressible))
-            .collect::<anyhow::Result<Vec<_>>>()?;
+        let mut rules = Vec::new();
+        for raw in spec.rules {
+            let twin = in_subclass(&raw);
+            rules.push(compile(&spec.id, raw, spec.when.suppressible)?);
+            if let Some((raw, inherited)) = twin {
+                let mut rule = compile(&spec.id, raw, spec.when.suppressible)?;
+                rule.inherited = Some(inherited);
+                rules.push(rule);
+            }
+        }
         let mut ids = BTreeSet::new();
         if let Some(twice) = rules.iter().find(|r| !ids.insert(r.config.id.as_str())) {
             anyhow::bail!("recipe {}: two rules named {}", spec.id, twice.config.id);
@@ -778,7 +815,85 @@ fn compile(
         helper,
         fix_calls,
         suppressible,
+        inherited: None,
     })
+}
+
+/// The twin of a rule for a call on a typed receiver, `$C.reshape(..)` with `C` a
+/// `java.awt.Rectangle`: the same call without a receiver, `reshape(..)`, in a class that
+/// extends Rectangle and inherits the method (it, and the classes between, declare neither
+/// it nor what the fix calls). The fix drops `$C.`, or passes `this` where it names `$C`
+/// otherwise. A rule whose other conditions name the receiver (values, transforms,
+/// constraints, relational rules) has no twin: there is no receiver to check.
+fn in_subclass(
+    raw: &serde_json::Map<String, serde_json::Value>,
+) -> Option<(serde_json::Map<String, serde_json::Value>, Inherited)> {
+    use serde_json::Value;
+    static RECEIVER_CALL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?s)^\$([A-Z][A-Z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*\s*\(.*\))$")
+            .expect("valid regex")
+    });
+    let rule = raw.get("rule")?.as_object()?;
+    let pattern = rule.get("pattern").filter(|_| rule.len() == 1)?.as_str()?;
+    let caps = RECEIVER_CALL.captures(pattern.trim())?;
+    let var = &caps[1];
+    let types = raw.get("types")?.as_object()?;
+    let key = types.keys().find(|k| k.trim_start_matches('$') == var)?;
+    let fqns = serde_json::from_value::<OneOrMany>(types[key].clone())
+        .ok()?
+        .into_vec();
+    let named = regex::Regex::new(&format!(r"\${var}\b")).ok()?;
+    // `$C` in a template, or `C` as a key or item (`constraints: { C: .. }`).
+    let named_or_keyed = regex::Regex::new(&format!(r#"(?:\$|"){var}\b"#)).ok()?;
+    let names_it = |k: &str| {
+        raw.get(k)
+            .is_some_and(|v| named_or_keyed.is_match(&v.to_string()))
+    };
+    if ["values", "runtime_values", "transform", "constraints"]
+        .iter()
+        .any(|k| names_it(k))
+    {
+        return None;
+    }
+    let mut twin = raw.clone();
+    let id = raw.get("id")?.as_str()?;
+    twin.insert("id".into(), format!("{id}-in-subclass").into());
+    twin.insert("rule".into(), serde_json::json!({ "pattern": &caps[2] }));
+    let mut other_types = types.clone();
+    other_types.remove(key);
+    if other_types.is_empty() {
+        twin.remove("types");
+    } else {
+        twin.insert("types".into(), other_types.into());
+    }
+    let mut as_this = false;
+    let mut bare = |template: &str| {
+        let dropped = template.replace(&format!("${var}."), "");
+        as_this |= named.is_match(&dropped);
+        Value::from(named.replace_all(&dropped, "this").into_owned())
+    };
+    match raw.get("fix") {
+        Some(Value::String(t)) => {
+            let fixed = bare(t);
+            twin.insert("fix".into(), fixed);
+        }
+        Some(Value::Object(o)) => {
+            let mut o = o.clone();
+            if let Some(t) = o.get("template").and_then(Value::as_str) {
+                let fixed = bare(t);
+                o.insert("template".into(), fixed);
+            }
+            twin.insert("fix".into(), o.into());
+        }
+        _ => {}
+    }
+    Some((
+        twin,
+        Inherited {
+            types: fqns,
+            as_this,
+        },
+    ))
 }
 
 /// The names a fix template calls (`setVisible` in `$C.setVisible(true)`).
@@ -963,9 +1078,17 @@ mod tests {
         assert!(out.contains("return twice(a) + twice(a); }\n\n    private static int twice(int x) {\n        return 2 * x;\n    }\n}\nclass B"), "{out}");
         assert!(out.contains("return e.old();"), "{out}");
         let taken = "class A { int f(int a) { return a.old(); } void twice() { } }\n";
-        assert!(r.apply(taken, &java_types::Project::default()).text.is_none());
+        assert!(
+            r.apply(taken, &java_types::Project::default())
+                .text
+                .is_none()
+        );
         let referenced = "class A { int f(int a) { return a.old(); } Object g() { return (IntUnaryOperator) A::twice; } }\n";
-        assert!(r.apply(referenced, &java_types::Project::default()).text.is_none());
+        assert!(
+            r.apply(referenced, &java_types::Project::default())
+                .text
+                .is_none()
+        );
         let variable = "class A { int f(int a) { int twice = a.old(); return twice; } }\n";
         assert!(
             r.apply(variable, &java_types::Project::default())
@@ -1063,7 +1186,9 @@ mod tests {
             "id: grows\ndescription: d\nrules:\n  - id: r\n    rule:\n      pattern: return $A;\n    fix: \"return {fix};\"\n"
         );
         let src = "class A {\n  int f(int a, int b) { return a + b; }\n}\n";
-        let r = JavaRecipe::parse(&yaml).unwrap().apply(src, &java_types::Project::default());
+        let r = JavaRecipe::parse(&yaml)
+            .unwrap()
+            .apply(src, &java_types::Project::default());
         assert_eq!(r.text, None);
         assert!(r.changes.is_empty(), "{:?}", r.changes);
         assert!(
@@ -1112,7 +1237,9 @@ mod tests {
             "class A {{\n  String s() {{ return \"{}\"; }}\n}}\n",
             "a".repeat(100_000)
         );
-        let r = JavaRecipe::parse(&twenty).unwrap().apply(&src, &java_types::Project::default());
+        let r = JavaRecipe::parse(&twenty)
+            .unwrap()
+            .apply(&src, &java_types::Project::default());
         assert_eq!(r.text, None);
         assert!(
             r.findings[0].contains("would make the file larger"),

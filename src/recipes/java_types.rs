@@ -162,8 +162,7 @@ impl<'a> Scope<'a> {
 
     /// The top-level types the project declares in this file's package.
     fn package_types(&self) -> &[String] {
-        self.project
-            .map_or(&[], |p| p.package_types(&self.package))
+        self.project.map_or(&[], |p| p.package_types(&self.package))
     }
 
     /// Whether `node` (a type, or an expression whose type the file declares) is of the
@@ -217,9 +216,90 @@ impl<'a> Scope<'a> {
             return false;
         };
         let called = java_syntax::field_text(call, "name", self.src);
-        let Some(written) = self.written_type(receiver) else {
+        self.written_type(receiver)
+            .is_some_and(|written| self.class_inherits(&written, called, fqn, avoid))
+    }
+
+    /// Whether `receiver`, the object of a method call typed `fqn`, may be an instance of a
+    /// class of the project that overrides the called method (below `fqn`, in this file or
+    /// another): the call then runs the override, which a rewrite to another method skips.
+    pub fn overridden_for(&self, receiver: Node, fqn: &str) -> bool {
+        let Some(call) = receiver.parent().filter(|p| {
+            p.kind() == "method_invocation" && p.child_by_field_name("object") == Some(receiver)
+        }) else {
             return false;
         };
+        let called = java_syntax::field_text(call, "name", self.src);
+        let overrides = |class: &DeclaredClass| {
+            class.methods.iter().any(|m| m == called)
+                && class
+                    .superclass
+                    .as_ref()
+                    .is_some_and(|s| self.class_extends(s, fqn))
+        };
+        self.classes.iter().any(overrides)
+            || self
+                .project
+                .is_some_and(|p| p.classes().any(|c| overrides(c)))
+    }
+
+    /// Whether the class written `written` is `fqn` or extends it through the project's
+    /// classes.
+    fn class_extends(&self, written: &str, fqn: &str) -> bool {
+        let mut current = written.to_string();
+        for _ in 0..8 {
+            if self.type_is(&current, fqn) {
+                return true;
+            }
+            let Some(superclass) = self
+                .declared_class(&current)
+                .and_then(|c| c.superclass.clone())
+            else {
+                return false;
+            };
+            current = superclass;
+        }
+        false
+    }
+
+    /// Whether `call`, a call without a receiver, calls a method the named class around it
+    /// inherits from `fqn` (as [`Self::inherits_call`] on `this`). With `as_this`, the
+    /// rewrite passes `this` on, so the call must not sit in a static member.
+    pub fn inherits_bare_call(
+        &self,
+        call: Node,
+        fqn: &str,
+        avoid: &[String],
+        as_this: bool,
+    ) -> bool {
+        if call.kind() != "method_invocation" || call.child_by_field_name("object").is_some() {
+            return false;
+        }
+        let Some(body) = java_syntax::enclosing_class_body(call) else {
+            return false;
+        };
+        let Some(class) = body.parent().filter(|c| c.kind() == "class_declaration") else {
+            return false;
+        };
+        let in_static = std::iter::successors(call.parent(), |n| n.parent())
+            .take_while(|n| n.id() != body.id())
+            .any(|n| {
+                n.kind() == "static_initializer"
+                    || (matches!(n.kind(), "method_declaration" | "field_declaration")
+                        && java_syntax::has_modifier(n, "static"))
+            });
+        if as_this && in_static {
+            return false;
+        }
+        let called = java_syntax::field_text(call, "name", self.src);
+        let name = java_syntax::field_text(class, "name", self.src);
+        self.class_inherits(name, called, fqn, avoid)
+    }
+
+    /// Whether the project's class written `written` inherits `called` from `fqn`: it
+    /// extends `fqn` through classes of the project, and none of them declares `called` or
+    /// one of `avoid`.
+    fn class_inherits(&self, written: &str, called: &str, fqn: &str, avoid: &[String]) -> bool {
         let mut current = written.split('<').next().unwrap_or("").trim().to_string();
         // A chain longer than this is not worth following; a cycle does not compile.
         for _ in 0..8 {
@@ -275,8 +355,13 @@ impl<'a> Scope<'a> {
                     java_syntax::declared_type(field, self.src).or_else(|| {
                         // A field the class inherits from a superclass of the project.
                         let field = text(field);
-                        let declared = self.classes.iter().any(|c| c.fields.iter().any(|(f, _)| *f == field));
-                        (!declared).then(|| self.declared_field(&self.enclosing_superclass(node)?, &field)).flatten()
+                        let declared = self
+                            .classes
+                            .iter()
+                            .any(|c| c.fields.iter().any(|(f, _)| *f == field));
+                        (!declared)
+                            .then(|| self.declared_field(&self.enclosing_superclass(node)?, &field))
+                            .flatten()
                     })
                 } else if java_syntax::text(field, self.src).starts_with(char::is_uppercase) {
                     // A nested type written through its outer one: `Runtime.Version`.
@@ -419,7 +504,11 @@ impl<'a> Scope<'a> {
     /// What a call of `name` on the class around `node` (bare, or on `this` or `super`)
     /// returns where the file declares no method of that name: the superclass's method.
     fn inherited_return(&self, node: Node, name: &str) -> Option<String> {
-        if self.classes.iter().any(|c| c.methods.iter().any(|m| m == name)) {
+        if self
+            .classes
+            .iter()
+            .any(|c| c.methods.iter().any(|m| m == name))
+        {
             return None;
         }
         self.method_return(&self.enclosing_superclass(node)?, name)

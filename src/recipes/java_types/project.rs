@@ -72,7 +72,25 @@ impl<'t> Project<'t> {
     /// The class (or interface) the project declares as `fqn` (`com.acme.Worker`,
     /// `com.acme.Outer.Inner`); none where two files declare it (two modules, say).
     pub(super) fn class(&self, fqn: &str) -> Option<&DeclaredClass> {
+        // Most names are the JDK's or a library's: those need no index.
+        let ours = self.packages.iter().any(|(package, types)| {
+            let rest = if package.is_empty() {
+                Some(fqn)
+            } else {
+                fqn.strip_prefix(package.as_str())
+                    .and_then(|r| r.strip_prefix('.'))
+            };
+            rest.is_some_and(|r| types.iter().any(|t| r.split('.').next() == Some(t)))
+        });
+        if !ours {
+            return None;
+        }
         self.classes.get_or_init(|| self.index()).get(fqn)
+    }
+
+    /// Every class the project declares (building the index).
+    pub(super) fn classes(&self) -> impl Iterator<Item = &DeclaredClass> {
+        self.classes.get_or_init(|| self.index()).values()
     }
 
     fn index(&self) -> HashMap<String, DeclaredClass> {
