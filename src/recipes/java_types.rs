@@ -238,9 +238,7 @@ impl<'a> Scope<'a> {
                     .is_some_and(|s| self.class_extends(s, fqn))
         };
         self.classes.iter().any(overrides)
-            || self
-                .project
-                .is_some_and(|p| p.classes().any(|c| overrides(c)))
+            || self.project.is_some_and(|p| p.classes().any(overrides))
     }
 
     /// Whether the class written `written` is `fqn` or extends it through the project's
