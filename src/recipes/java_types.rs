@@ -160,6 +160,11 @@ impl<'a> Scope<'a> {
         self
     }
 
+    /// The file's package (empty for the default package).
+    pub fn package(&self) -> &str {
+        &self.package
+    }
+
     /// The top-level types the project declares in this file's package.
     fn package_types(&self) -> &[String] {
         self.project.map_or(&[], |p| p.package_types(&self.package))

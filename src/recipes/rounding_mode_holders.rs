@@ -10,8 +10,9 @@
 //! ```
 //!
 //! A field may also be blank and get its value from plain assignments (in its constructors,
-//! say); a parameter gets the arguments of every call in the file (a private one has no
-//! other). A value may also choose between such constants (`up ? BigDecimal.ROUND_UP :
+//! say); a parameter gets the arguments of every call in the file (a private method or
+//! constructor has no other, nor has a package-private one of a class that no other file of
+//! its package names, where the file declares no other member of that name). A value may also choose between such constants (`up ? BigDecimal.ROUND_UP :
 //! BigDecimal.ROUND_DOWN`) and may be statically imported (`ROUND_UP`). Each `ROUND_X` equals
 //! `RoundingMode.X`'s old int, and the int overloads compute with `RoundingMode.valueOf(int)`,
 //! so the result is the same (`RoundingMode.valueOf(holder)` becomes the holder). Any other
@@ -65,7 +66,9 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
     }
     let mut holders = Vec::new();
     java_syntax::walk(root, |decl| {
-        if let Some(h) = holder(decl, root, src) {
+        if let Some(h) = holder(decl, root, src, &|name| {
+            project.only_file_naming(scope.package(), name, src)
+        }) {
             holders.push(h);
         }
     });
@@ -124,8 +127,15 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
 }
 
 /// The `int` local, private field or parameter of a private method or constructor that
-/// `decl` declares alone, with its values and reads; None for anything else.
-fn holder<'t>(decl: Node<'t>, root: Node<'t>, src: &str) -> Option<Holder<'t>> {
+/// `decl` declares alone, with its values and reads; None for anything else. A
+/// package-private callee counts as private where `only_here` says no other file of the
+/// package names it and no other class of this file declares a member of its name.
+fn holder<'t>(
+    decl: Node<'t>,
+    root: Node<'t>,
+    src: &str,
+    only_here: &dyn Fn(&str) -> bool,
+) -> Option<Holder<'t>> {
     let private = |d: Node| {
         java_syntax::modifiers_of(d)
             .is_some_and(|m| text(m, src).split_whitespace().any(|w| w == "private"))
@@ -154,7 +164,7 @@ fn holder<'t>(decl: Node<'t>, root: Node<'t>, src: &str) -> Option<Holder<'t>> {
             if !matches!(
                 callee.kind(),
                 "method_declaration" | "constructor_declaration"
-            ) || !private(callee)
+            ) || !(private(callee) || package_only(callee, root, src, only_here))
             {
                 return None;
             }
@@ -188,6 +198,33 @@ fn holder<'t>(decl: Node<'t>, root: Node<'t>, src: &str) -> Option<Holder<'t>> {
         values,
         reads,
     })
+}
+
+/// Whether `callee` is a package-private method or constructor of a class that only this
+/// file names (`only_here`), with no member of its name in another class of the file (an
+/// override would keep the `int`).
+fn package_only(callee: Node, root: Node, src: &str, only_here: &dyn Fn(&str) -> bool) -> bool {
+    let visible = java_syntax::modifiers_of(callee).is_some_and(|m| {
+        text(m, src)
+            .split_whitespace()
+            .any(|w| matches!(w, "public" | "protected" | "private"))
+    });
+    let Some(body) = callee.parent().filter(|b| {
+        b.kind() == "class_body" && b.parent().is_some_and(|c| c.kind() == "class_declaration")
+    }) else {
+        return false;
+    };
+    let name = field_text(callee, "name", src);
+    let mut elsewhere = false;
+    java_syntax::walk(root, |n| {
+        if matches!(n.kind(), "method_declaration" | "constructor_declaration")
+            && field_text(n, "name", src) == name
+            && n.parent().is_some_and(|p| p.id() != body.id())
+        {
+            elsewhere = true;
+        }
+    });
+    !visible && !elsewhere && only_here(name)
 }
 
 /// The argument at `at` of every call of `callee` (taking `arity` arguments) in the file,

@@ -22,6 +22,8 @@ pub struct Project<'t> {
     /// The texts of the project's Java files, indexed for [`Project::class`].
     sources: Vec<&'t str>,
     classes: OnceLock<HashMap<String, DeclaredClass>>,
+    /// Each source's package and top-level types, read on first need.
+    files: OnceLock<Vec<(String, Vec<String>)>>,
 }
 
 impl<'t> Project<'t> {
@@ -32,6 +34,7 @@ impl<'t> Project<'t> {
             packages,
             sources,
             classes: OnceLock::new(),
+            files: OnceLock::new(),
         }
     }
 
@@ -40,24 +43,36 @@ impl<'t> Project<'t> {
     pub fn of_sources(sources: Vec<&'t str>, more: &[String]) -> Self {
         let mut packages: HashMap<String, Vec<String>> = HashMap::new();
         for (i, src) in sources.iter().enumerate() {
-            let Some(parsed) = java_syntax::parse(src) else {
-                continue;
-            };
-            let root = parsed.tree.root_node();
-            let types = packages
-                .entry(java_syntax::package_name(root, src))
-                .or_default();
-            let mut c = root.walk();
-            types.extend(
-                root.named_children(&mut c)
-                    .filter(|n| java_syntax::TYPE_DECLARATIONS.contains(&n.kind()))
-                    .map(|n| java_syntax::field_text(n, "name", src).to_string()),
-            );
+            let (package, top) = top_level(src);
+            let types = packages.entry(package).or_default();
+            types.extend(top);
             if i == 0 {
                 types.extend(more.iter().cloned());
             }
         }
         Self::new(packages, sources)
+    }
+
+    /// Whether no file of `package` but `file` says `word` (a method's or a class's name):
+    /// then a member only visible in the package is used only in `file`. False where the
+    /// project's files are not known.
+    pub fn only_file_naming(&self, package: &str, word: &str, file: &str) -> bool {
+        if self.sources.is_empty() {
+            return false;
+        }
+        let files = self
+            .files
+            .get_or_init(|| self.sources.iter().map(|s| top_level(s)).collect());
+        let (_, own) = top_level(file);
+        let Ok(named) = regex::Regex::new(&format!(r"\b{}\b", regex::escape(word))) else {
+            return false;
+        };
+        // A file declaring this file's types is this file, as another pass left it.
+        !self
+            .sources
+            .iter()
+            .zip(files)
+            .any(|(src, (p, types))| p == package && *types != own && named.is_match(src))
     }
 
     /// The top-level types the project declares in `package`.
@@ -120,6 +135,21 @@ impl<'t> Project<'t> {
             .filter_map(|(fqn, class)| Some((fqn, class?)))
             .collect()
     }
+}
+
+/// A file's package and the types it declares at the top level.
+fn top_level(src: &str) -> (String, Vec<String>) {
+    let Some(parsed) = java_syntax::parse(src) else {
+        return (String::new(), Vec::new());
+    };
+    let root = parsed.tree.root_node();
+    let mut c = root.walk();
+    let types = root
+        .named_children(&mut c)
+        .filter(|n| java_syntax::TYPE_DECLARATIONS.contains(&n.kind()))
+        .map(|n| java_syntax::field_text(n, "name", src).to_string())
+        .collect();
+    (java_syntax::package_name(root, src), types)
 }
 
 /// `com.acme.Outer.Inner` for the declaration of `Inner` nested in `Outer`; none inside a
