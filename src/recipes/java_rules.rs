@@ -111,6 +111,9 @@ struct CompiledRule {
     /// `runtime_values`: metavariables whose String value the file must not spell out (only
     /// the running program knows it), for the rule that takes what `values` rules refused.
     runtime_values: Vec<String>,
+    /// `same_types`: metavariable (an expression) -> metavariable (a type): the expression's
+    /// type, as the file spells it, is the type's text (`var` infers what was written).
+    same_types: BTreeMap<String, String>,
     /// Bounds the fix's text by the match's: at most `factor` times its length plus
     /// `literal` bytes ([`expansion`]).
     growth: Growth,
@@ -277,6 +280,12 @@ impl CompiledRule {
                     .runtime_values
                     .iter()
                     .all(|var| bound_pass(var, &|r| scope.runtime_value(r)))
+                && self.same_types.iter().all(|(expr, ty)| {
+                    match (m.get_env().get_match(expr), m.get_env().get_match(ty)) {
+                        (Some(e), Some(t)) => scope.typed_as(e.range(), &t.text()),
+                        _ => false,
+                    }
+                })
                 && self
                     .inherited
                     .as_ref()
@@ -350,6 +359,17 @@ impl<'s> TypedFile<'s> {
                 .types
                 .iter()
                 .any(|f| scope.inherits_bare_call(node, f, fix_calls, inherited.as_this))
+        })
+    }
+
+    /// Whether the expression at `range` has the type `written` spells, as the file writes
+    /// types (spaces aside).
+    fn typed_as(&self, range: std::ops::Range<usize>, written: &str) -> bool {
+        let squeeze = |t: &str| t.split_whitespace().collect::<String>();
+        self.node_is(range, |node, scope| {
+            scope
+                .type_of(node)
+                .is_some_and(|t| squeeze(&t) == squeeze(written))
         })
     }
 
@@ -782,6 +802,19 @@ fn compile(
             .collect(),
         None => Vec::new(),
     };
+    let same_types = match raw.remove("same_types") {
+        Some(v) => serde_json::from_value::<BTreeMap<String, String>>(v)
+            .map_err(|e| anyhow::anyhow!("{recipe}/{id}: same_types: {e}"))?
+            .into_iter()
+            .map(|(k, v)| {
+                (
+                    k.trim_start_matches('$').to_string(),
+                    v.trim_start_matches('$').to_string(),
+                )
+            })
+            .collect(),
+        None => BTreeMap::new(),
+    };
     let growth = expansion(&raw).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
     let fix_calls = raw.get("fix").map(called_names).unwrap_or_default();
     let helper = match raw.remove("helper") {
@@ -811,6 +844,7 @@ fn compile(
         types,
         values,
         runtime_values,
+        same_types,
         growth,
         helper,
         fix_calls,
@@ -849,7 +883,7 @@ fn in_subclass(
         raw.get(k)
             .is_some_and(|v| named_or_keyed.is_match(&v.to_string()))
     };
-    if ["values", "runtime_values", "transform", "constraints"]
+    if ["values", "runtime_values", "same_types", "transform", "constraints"]
         .iter()
         .any(|k| names_it(k))
     {

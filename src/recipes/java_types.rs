@@ -327,6 +327,12 @@ impl<'a> Scope<'a> {
         false
     }
 
+    /// The type of an expression as the source spells it (see [`Self::written_type`]): a
+    /// rule asking whether an initializer's type is the one a declaration writes.
+    pub fn type_of(&self, node: Node) -> Option<String> {
+        self.written_type(node)
+    }
+
     /// The type as the source spells it: the node itself when it names a type, else the
     /// declared type of the variable, creation, cast or parenthesised expression.
     fn written_type(&self, node: Node) -> Option<String> {
@@ -581,7 +587,19 @@ impl<'a> Scope<'a> {
         let args = java_syntax::top_level_arguments(args);
         let raw = raw.trim();
         let is = |types: &[&str]| types.iter().any(|t| self.type_is(raw, t));
-        let element = if is(MAPS) && matches!(method, "get" | "remove" | "getOrDefault") {
+        let element = if is(MAPS)
+            && matches!(
+                method,
+                "get"
+                    | "remove"
+                    | "getOrDefault"
+                    | "put"
+                    | "putIfAbsent"
+                    | "compute"
+                    | "computeIfAbsent"
+                    | "computeIfPresent"
+                    | "merge"
+            ) {
             args.get(1)
         } else if is(LISTS) && matches!(method, "get" | "remove") {
             args.first()
