@@ -84,6 +84,7 @@ CLASSES = [
     (r"java\.net\.URL\(", "D", f"{J20}/url-constructor (target 21)"),
     (r"java\.net\.MulticastSocket\.(get|set)LoopbackMode", "F", f"{D}/multicast-*-loopback* (the IP_MULTICAST_LOOP option, negated, where IOException is handled; elsewhere setLoopbackDisabled/isLoopbackDisabled helpers that turn other IOExceptions into SocketException as the JDK does)"),
     (r"java\.net\.MulticastSocket\.(join|leave)Group\(java\.net\.InetAddress\)", "F", f"{D}/multicast-join-group, multicast-leave-group (the SocketAddress overload with a null interface, as the API note says)"),
+    (r"java\.net\.MulticastSocket\.setInterface\(", "F", f"{D}/multicast-set-interface (a setInterfaceOf helper setting the address's NetworkInterface as JDK 17's socket does; in a file reading getInterface() detected: {R}/multicast-socket-inet-address)"),
     (r"java\.net\.MulticastSocket\.", "D", f"{R}/multicast-socket-inet-address"),
     (r"java\.net\.(DatagramSocket|ServerSocket|Socket)\.set\w*Factory", "I", "rare: custom socket implementations; no drop-in successor"),
     (r"java\.io\.WriteAbortedException\.detail", "F", f"{D}/write-aborted-detail* (a read -> getCause(), which returns the field; cast back to Exception where the value is used; a write stays)"),

@@ -883,9 +883,15 @@ fn in_subclass(
         raw.get(k)
             .is_some_and(|v| named_or_keyed.is_match(&v.to_string()))
     };
-    if ["values", "runtime_values", "same_types", "transform", "constraints"]
-        .iter()
-        .any(|k| names_it(k))
+    if [
+        "values",
+        "runtime_values",
+        "same_types",
+        "transform",
+        "constraints",
+    ]
+    .iter()
+    .any(|k| names_it(k))
     {
         return None;
     }

@@ -347,7 +347,11 @@ impl<'a> Scope<'a> {
                 .and_then(|t| self.var_type(node, t))
                 .or_else(|| {
                     let name = text(node);
-                    name.starts_with(char::is_uppercase).then_some(name)
+                    if name.starts_with(char::is_uppercase) {
+                        Some(name)
+                    } else {
+                        self.inherited_field(node, &name)
+                    }
                 }),
             "field_access" => {
                 let object = node.child_by_field_name("object")?;
@@ -521,6 +525,45 @@ impl<'a> Scope<'a> {
             return None;
         }
         self.method_return(&self.enclosing_superclass(node)?, name)
+    }
+
+    /// The type of the field a bare `name` reads where the file declares nothing of that
+    /// name (no variable, parameter or pattern anywhere, no static import): a field the
+    /// class around it inherits from a superclass of the project.
+    fn inherited_field(&self, node: Node, name: &str) -> Option<String> {
+        let root = std::iter::successors(Some(node), |n| n.parent()).last()?;
+        let mut named_here = false;
+        java_syntax::walk(root, |n| {
+            named_here |= n.kind() == "identifier"
+                && n.id() != node.id()
+                && java_syntax::text(n, self.src) == name
+                && n.parent().is_some_and(|p| {
+                    !matches!(
+                        p.kind(),
+                        "method_invocation"
+                            | "field_access"
+                            | "argument_list"
+                            | "expression_statement"
+                            | "binary_expression"
+                            | "unary_expression"
+                            | "assignment_expression"
+                            | "return_statement"
+                            | "parenthesized_expression"
+                            | "array_access"
+                            | "ternary_expression"
+                            | "update_expression"
+                            | "cast_expression"
+                    )
+                });
+        });
+        let imported = self
+            .imports
+            .iter()
+            .any(|i| i.is_static && (i.wildcard || i.path.rsplit('.').next() == Some(name)));
+        if named_here || imported {
+            return None;
+        }
+        self.declared_field(&self.enclosing_superclass(node)?, name)
     }
 
     /// The superclass of the named class whose body holds `node`.
