@@ -249,20 +249,28 @@ impl<'a> Scope<'a> {
     /// Whether the class written `written` is `fqn` or extends it through the project's
     /// classes.
     fn class_extends(&self, written: &str, fqn: &str) -> bool {
-        let mut current = written.to_string();
-        for _ in 0..8 {
-            if self.type_is(&current, fqn) {
-                return true;
+        self.lineage(written)
+            .iter()
+            .any(|(current, _)| self.type_is(current, fqn))
+    }
+
+    /// The class written `written` and its superclasses, as far as the project declares
+    /// them: each as written, with its declaration where the project has one; the first
+    /// type the project does not declare ends it.
+    fn lineage(&self, written: &str) -> Vec<(String, Option<&DeclaredClass>)> {
+        let mut chain = Vec::new();
+        let mut current = written.split('<').next().unwrap_or("").trim().to_string();
+        // A chain longer than this is not worth following; a cycle does not compile.
+        while chain.len() < 8 {
+            let class = self.declared_class(&current);
+            let next = class.and_then(|c| c.superclass.clone());
+            chain.push((current, class));
+            match next {
+                Some(superclass) => current = superclass,
+                None => break,
             }
-            let Some(superclass) = self
-                .declared_class(&current)
-                .and_then(|c| c.superclass.clone())
-            else {
-                return false;
-            };
-            current = superclass;
         }
-        false
+        chain
     }
 
     /// Whether `call`, a call without a receiver, calls a method the named class around it
@@ -303,10 +311,9 @@ impl<'a> Scope<'a> {
     /// extends `fqn` through classes of the project, and none of them declares `called` or
     /// one of `avoid`.
     fn class_inherits(&self, written: &str, called: &str, fqn: &str, avoid: &[String]) -> bool {
-        let mut current = written.split('<').next().unwrap_or("").trim().to_string();
-        // A chain longer than this is not worth following; a cycle does not compile.
-        for _ in 0..8 {
-            let Some(class) = self.declared_class(&current) else {
+        let chain = self.lineage(written);
+        for (i, (_, class)) in chain.iter().enumerate() {
+            let Some(class) = class else {
                 return false;
             };
             if class
@@ -316,13 +323,12 @@ impl<'a> Scope<'a> {
             {
                 return false;
             }
-            let Some(superclass) = &class.superclass else {
-                return false;
-            };
-            if self.type_is(superclass, fqn) {
+            if chain
+                .get(i + 1)
+                .is_some_and(|(superclass, _)| self.type_is(superclass, fqn))
+            {
                 return true;
             }
-            current = superclass.clone();
         }
         false
     }
@@ -485,31 +491,23 @@ impl<'a> Scope<'a> {
     /// The type of field `name` of the project's class `owner`, declared there or in a
     /// superclass the project declares.
     fn declared_field(&self, owner: &str, name: &str) -> Option<String> {
-        let mut current = owner.to_string();
-        // A chain longer than this is not worth following; a cycle does not compile.
-        for _ in 0..8 {
-            let class = self.declared_class(&current)?;
-            if class.fields.iter().any(|(f, _)| f == name) {
-                return only(&class.fields, name);
-            }
-            current = class.superclass.clone()?;
-        }
-        None
+        self.lineage(owner).into_iter().find_map(|(_, class)| {
+            class
+                .filter(|c| c.fields.iter().any(|(f, _)| f == name))
+                .map(|c| only(&c.fields, name))
+        })?
     }
 
     /// What method `name` returns on `owner`, where all its overloads there return one type:
     /// declared in the project's class or a superclass the project declares, else the JDK's
     /// (on a JDK type, or inherited from the JDK class the project's classes extend).
     fn method_return(&self, owner: &str, name: &str) -> Option<String> {
-        let mut current = owner.to_string();
-        for _ in 0..8 {
-            let Some(class) = self.declared_class(&current) else {
-                return factory_return(name, |fqn| self.type_is(&current, fqn));
-            };
-            if class.methods.iter().any(|m| m == name) {
-                return only(&class.returns, name);
+        for (current, class) in self.lineage(owner) {
+            match class {
+                None => return factory_return(name, |fqn| self.type_is(&current, fqn)),
+                Some(c) if c.methods.iter().any(|m| m == name) => return only(&c.returns, name),
+                Some(_) => {}
             }
-            current = class.superclass.clone()?;
         }
         None
     }
