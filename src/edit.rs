@@ -169,6 +169,23 @@ pub fn indent_at(text: &str, at: usize) -> &str {
     &line[..end]
 }
 
+/// `block` (whose lines after the first sit under `from`) moved to sit under `to`.
+pub fn reindent(block: &str, from: &str, to: &str) -> String {
+    let mut lines = block.split('\n');
+    let mut out = lines.next().unwrap_or("").to_string();
+    for l in lines {
+        out.push('\n');
+        match l.strip_prefix(from) {
+            Some(rest) => {
+                out.push_str(to);
+                out.push_str(rest);
+            }
+            None => out.push_str(l),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

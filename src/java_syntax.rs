@@ -140,6 +140,14 @@ fn first_error(node: Node) -> Option<Node> {
     found.or(Some(node))
 }
 
+/// The named children of `n` but comments: the parts of a construct a recipe matches on.
+pub fn named_children(n: Node) -> Vec<Node> {
+    let mut c = n.walk();
+    n.named_children(&mut c)
+        .filter(|x| !matches!(x.kind(), "line_comment" | "block_comment"))
+        .collect()
+}
+
 pub fn text<'s>(node: Node, source: &'s str) -> &'s str {
     &source[node.byte_range()]
 }
@@ -506,11 +514,58 @@ const MAP_CONTAINERS: &[&str] = &[
     "ConcurrentHashMap",
 ];
 
+/// The JDK's generic functional interfaces by simple name, with the type argument each
+/// lambda parameter takes: a lambda declared or returned as `Function<Thread, Long>` takes
+/// a Thread.
+const FUNCTIONAL: &[(&str, &[usize])] = &[
+    ("Function", &[0]),
+    ("Consumer", &[0]),
+    ("Predicate", &[0]),
+    ("UnaryOperator", &[0]),
+    ("ToIntFunction", &[0]),
+    ("ToLongFunction", &[0]),
+    ("ToDoubleFunction", &[0]),
+    ("BiFunction", &[0, 1]),
+    ("BiConsumer", &[0, 1]),
+    ("BiPredicate", &[0, 1]),
+    ("ToIntBiFunction", &[0, 1]),
+    ("ToLongBiFunction", &[0, 1]),
+    ("ToDoubleBiFunction", &[0, 1]),
+    ("BinaryOperator", &[0, 0]),
+    ("Comparator", &[0, 0]),
+];
+
+/// The type `lambda` is written for where its declaration or its method's return type says
+/// it: `Function<Thread, Long> f = t -> ..`, `return t -> ..` in a method returning one.
+fn target_type(lambda: Node, src: &str) -> Option<String> {
+    let parent = lambda.parent()?;
+    let typed = match parent.kind() {
+        "variable_declarator" => parent.parent()?,
+        "return_statement" => std::iter::successors(parent.parent(), |p| p.parent())
+            .find(|p| {
+                matches!(
+                    p.kind(),
+                    "method_declaration" | "lambda_expression" | "class_body"
+                )
+            })
+            .filter(|p| p.kind() == "method_declaration")?,
+        _ => return None,
+    };
+    Some(field_text(typed, "type", src).to_string())
+}
+
 /// The type of parameter `at` (of `count`) of an implicitly typed `lambda`, where the call it
 /// is the only argument of feeds it the elements of a container declared with its type
 /// arguments: `dates.forEach(d -> ..)`, `dates.stream().filter(d -> ..)`,
 /// `dates.sort((a, b) -> ..)`, `map.forEach((k, v) -> ..)`. Anything else is unknown.
 fn inferred_parameter(lambda: Node, at: usize, count: usize, src: &str) -> Option<String> {
+    if let Some(target) = target_type(lambda, src) {
+        let (raw, args) = type_arguments(&target)?;
+        let (_, params) = FUNCTIONAL
+            .iter()
+            .find(|(name, params)| *name == raw && params.len() == count)?;
+        return bound(args.get(params[at])?);
+    }
     let args = lambda.parent().filter(|a| a.kind() == "argument_list")?;
     let call = args.parent().filter(|c| c.kind() == "method_invocation")?;
     if args.named_child_count() != 1 {

@@ -74,7 +74,17 @@ def migrate(uplift, case, tree, work):
 
 
 def score(case_dir, uplift):
-    case = json.load(open(os.path.join(case_dir, "case.json")))
+    try:
+        case = json.load(open(os.path.join(case_dir, "case.json")))
+    except (OSError, ValueError) as e:
+        return {"kind": "?", "target": 0}, "error", f"case.json: {e}"
+    try:
+        return score_case(case_dir, case, uplift)
+    except Exception as e:  # one broken case must not end the whole run
+        return case, "error", repr(e)
+
+
+def score_case(case_dir, case, uplift):
     kind, target = case["kind"], case["target"]
     work = tempfile.mkdtemp(prefix="jdk-eval-")
     try:

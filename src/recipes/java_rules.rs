@@ -717,21 +717,15 @@ impl JavaRecipe {
     /// Drops the imports fired rules orphaned, then adds the ones they need.
     fn fix_imports(&self, src: &str, fired: &BTreeSet<usize>) -> String {
         let fired: Vec<&CompiledRule> = fired.iter().map(|&i| &self.rules[i]).collect();
-        let Some(parsed) = java_syntax::parse(src) else {
+        // Several fired rules may drop the same import: each goes once.
+        let dropped: BTreeSet<&str> = fired
+            .iter()
+            .flat_map(|r| &r.remove_imports)
+            .map(String::as_str)
+            .collect();
+        let Some(src) = drop_unused_imports(src, &dropped.into_iter().collect::<Vec<_>>()) else {
             return src.to_string();
         };
-        let root = parsed.tree.root_node();
-        let imports = java_syntax::imports(root, src);
-        let used = java_syntax::names_used(root, src, &[]);
-        // Several fired rules may drop the same import: each goes once.
-        let dropped: BTreeSet<&String> = fired.iter().flat_map(|r| &r.remove_imports).collect();
-        let removals: Vec<Edit> = dropped
-            .into_iter()
-            .filter(|imp| !used.contains(imp.rsplit('.').next().unwrap_or(imp.as_str())))
-            .flat_map(|imp| imports.iter().filter(move |i| import_text(i) == **imp))
-            .map(|i| Edit::replace(whole_line(src, i.range.clone()), ""))
-            .collect();
-        let src = edit::apply(src, &removals).unwrap_or_else(|_| src.to_string());
         let needed: BTreeSet<&str> = fired
             .iter()
             .flat_map(|r| &r.add_imports)
@@ -1001,6 +995,23 @@ pub fn apply_code_edits(
             result.findings.push(format!("{label} rewrite: {e}"));
         }
     }
+}
+
+/// `src` without its imports of those of `dropped` (`java.util.Vector`) whose simple name the
+/// file no longer uses; `None` when it does not parse. Shared by the rules and the code
+/// transforms.
+pub fn drop_unused_imports(src: &str, dropped: &[&str]) -> Option<String> {
+    let parsed = java_syntax::parse(src)?;
+    let root = parsed.tree.root_node();
+    let imports = java_syntax::imports(root, src);
+    let used = java_syntax::names_used(root, src, &[]);
+    let removals: Vec<Edit> = dropped
+        .iter()
+        .filter(|imp| !used.contains(imp.rsplit('.').next().unwrap_or(imp)))
+        .flat_map(|imp| imports.iter().filter(move |i| import_text(i) == *imp))
+        .map(|i| Edit::replace(whole_line(src, i.range.clone()), ""))
+        .collect();
+    Some(edit::apply(src, &removals).unwrap_or_else(|_| src.to_string()))
 }
 
 /// `src` with an import of each of `needed` it lacks, after its last import (or its package

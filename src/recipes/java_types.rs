@@ -620,39 +620,33 @@ impl<'a> Scope<'a> {
                 .any(|c| c.fields.iter().any(|(f, _)| f == name))
     }
 
-    /// What `get` (and the like) returns on a collection declared with its type arguments:
-    /// `Map<String, Class<?>>.get(k)` is a `Class<?>`, `List<File>.get(i)` a `File`.
+    /// What `get` (and the like) returns on a JDK generic type declared with its type
+    /// arguments: `Map<String, Class<?>>.get(k)` is a `Class<?>`, `Deque<File>.peek()` a
+    /// `File`, `Map<K, V>.values()` a `Collection<V>` (see [`ELEMENT_READS`]).
     fn element_read(&self, owner: &str, method: &str) -> Option<String> {
         let (raw, args) = owner.split_once('<')?;
         let args = args.trim_end().strip_suffix('>')?;
         let args = java_syntax::top_level_arguments(args);
         let raw = raw.trim();
-        let is = |types: &[&str]| types.iter().any(|t| self.type_is(raw, t));
-        let element = if is(MAPS)
-            && matches!(
-                method,
-                "get"
-                    | "remove"
-                    | "getOrDefault"
-                    | "put"
-                    | "putIfAbsent"
-                    | "compute"
-                    | "computeIfAbsent"
-                    | "computeIfPresent"
-                    | "merge"
-            ) {
-            args.get(1)
-        } else if is(LISTS) && matches!(method, "get" | "remove") {
-            args.first()
-        } else if is(&["java.util.Map.Entry"]) && matches!(method, "getKey" | "getValue") {
-            args.get(usize::from(method == "getValue"))
-        } else {
-            None
-        }?;
+        let (_, _, shape) = ELEMENT_READS.iter().find(|(types, methods, _)| {
+            methods.contains(&method) && types.iter().any(|t| self.type_is(raw, t))
+        })?;
         // A wildcard bound is read as its bound: `? extends Job` is a Job.
-        let element = element.trim();
-        let element = element.strip_prefix("? extends ").unwrap_or(element);
-        (!element.starts_with('?')).then(|| element.trim().to_string())
+        let bound = |i: usize| {
+            let element = args.get(i)?.trim();
+            let element = element.strip_prefix("? extends ").unwrap_or(element);
+            (!element.starts_with('?')).then(|| element.trim().to_string())
+        };
+        match shape {
+            Read::Argument(i) => bound(*i),
+            Read::Wrapped(wrapper, i) => Some(format!("{wrapper}<{}>", bound(*i)?)),
+            Read::Entry => Some(format!("java.util.Map.Entry<{}, {}>", bound(0)?, bound(1)?)),
+            Read::EntrySet => Some(format!(
+                "java.util.Set<java.util.Map.Entry<{}, {}>>",
+                bound(0)?,
+                bound(1)?
+            )),
+        }
     }
 
     /// What a JDK numeric method returns: a Number's `xxxValue()` its primitive,
@@ -1005,15 +999,241 @@ const MAPS: &[&str] = &[
     "java.util.TreeMap",
     "java.util.SortedMap",
     "java.util.NavigableMap",
+    "java.util.Hashtable",
     "java.util.concurrent.ConcurrentMap",
     "java.util.concurrent.ConcurrentHashMap",
+    "java.util.concurrent.ConcurrentSkipListMap",
+];
+const SORTED_MAPS: &[&str] = &[
+    "java.util.TreeMap",
+    "java.util.SortedMap",
+    "java.util.NavigableMap",
+    "java.util.concurrent.ConcurrentSkipListMap",
 ];
 const LISTS: &[&str] = &[
     "java.util.List",
     "java.util.ArrayList",
     "java.util.LinkedList",
     "java.util.Vector",
+    "java.util.Stack",
     "java.util.concurrent.CopyOnWriteArrayList",
+];
+/// Collections whose iterator yields their one type argument.
+const COLLECTIONS: &[&str] = &[
+    "java.lang.Iterable",
+    "java.util.Collection",
+    "java.util.List",
+    "java.util.ArrayList",
+    "java.util.LinkedList",
+    "java.util.Vector",
+    "java.util.Stack",
+    "java.util.concurrent.CopyOnWriteArrayList",
+    "java.util.Set",
+    "java.util.HashSet",
+    "java.util.LinkedHashSet",
+    "java.util.SortedSet",
+    "java.util.NavigableSet",
+    "java.util.TreeSet",
+    "java.util.Queue",
+    "java.util.Deque",
+    "java.util.ArrayDeque",
+    "java.util.PriorityQueue",
+    "java.util.concurrent.BlockingQueue",
+    "java.util.concurrent.LinkedBlockingQueue",
+    "java.util.concurrent.ArrayBlockingQueue",
+    "java.util.concurrent.ConcurrentLinkedQueue",
+    "java.util.concurrent.ConcurrentLinkedDeque",
+];
+const QUEUES: &[&str] = &[
+    "java.util.Queue",
+    "java.util.Deque",
+    "java.util.ArrayDeque",
+    "java.util.LinkedList",
+    "java.util.PriorityQueue",
+    "java.util.concurrent.BlockingQueue",
+    "java.util.concurrent.LinkedBlockingQueue",
+    "java.util.concurrent.ArrayBlockingQueue",
+    "java.util.concurrent.ConcurrentLinkedQueue",
+    "java.util.concurrent.ConcurrentLinkedDeque",
+];
+const SORTED_SETS: &[&str] = &[
+    "java.util.SortedSet",
+    "java.util.NavigableSet",
+    "java.util.TreeSet",
+];
+/// Holders of one value that `get` (and the like) returns.
+const HOLDERS: &[&str] = &[
+    "java.util.Optional",
+    "java.util.function.Supplier",
+    "java.util.concurrent.Callable",
+    "java.util.concurrent.Future",
+    "java.util.concurrent.CompletableFuture",
+    "java.util.concurrent.FutureTask",
+    "java.lang.ThreadLocal",
+    "java.lang.InheritableThreadLocal",
+    "java.util.concurrent.atomic.AtomicReference",
+    "java.lang.ref.Reference",
+    "java.lang.ref.WeakReference",
+    "java.lang.ref.SoftReference",
+];
+
+/// What a read on a JDK generic type returns, from its type arguments.
+enum Read {
+    /// That type argument itself.
+    Argument(usize),
+    /// That type argument in a JDK generic type (`Collection<V>` for `values()`).
+    Wrapped(&'static str, usize),
+    /// A map's entry, `Map.Entry<K, V>`.
+    Entry,
+    /// A map's entries, `Set<Map.Entry<K, V>>`.
+    EntrySet,
+}
+
+/// The JDK's methods whose result type is read off the receiver's type arguments: the
+/// types, the methods (one signature each, or all returning alike), and what they return.
+/// `remove`, whose one-argument form returns a boolean on most collections, is only a
+/// list's or a map's.
+const ELEMENT_READS: &[(&[&str], &[&str], Read)] = &[
+    (
+        MAPS,
+        &[
+            "get",
+            "remove",
+            "getOrDefault",
+            "put",
+            "putIfAbsent",
+            "compute",
+            "computeIfAbsent",
+            "computeIfPresent",
+            "merge",
+        ],
+        Read::Argument(1),
+    ),
+    (MAPS, &["keySet"], Read::Wrapped("java.util.Set", 0)),
+    (MAPS, &["values"], Read::Wrapped("java.util.Collection", 1)),
+    (MAPS, &["entrySet"], Read::EntrySet),
+    (
+        SORTED_MAPS,
+        &[
+            "firstKey",
+            "lastKey",
+            "floorKey",
+            "ceilingKey",
+            "higherKey",
+            "lowerKey",
+        ],
+        Read::Argument(0),
+    ),
+    (
+        SORTED_MAPS,
+        &[
+            "firstEntry",
+            "lastEntry",
+            "floorEntry",
+            "ceilingEntry",
+            "higherEntry",
+            "lowerEntry",
+            "pollFirstEntry",
+            "pollLastEntry",
+        ],
+        Read::Entry,
+    ),
+    (
+        LISTS,
+        &[
+            "get",
+            "remove",
+            "set",
+            "getFirst",
+            "getLast",
+            "removeFirst",
+            "removeLast",
+            "elementAt",
+            "firstElement",
+            "lastElement",
+            "peek",
+            "pop",
+            "push",
+        ],
+        Read::Argument(0),
+    ),
+    (LISTS, &["subList"], Read::Wrapped("java.util.List", 0)),
+    (
+        LISTS,
+        &["listIterator"],
+        Read::Wrapped("java.util.ListIterator", 0),
+    ),
+    (
+        COLLECTIONS,
+        &["iterator"],
+        Read::Wrapped("java.util.Iterator", 0),
+    ),
+    (
+        QUEUES,
+        &[
+            "peek",
+            "poll",
+            "element",
+            "take",
+            "peekFirst",
+            "peekLast",
+            "pollFirst",
+            "pollLast",
+            "getFirst",
+            "getLast",
+            "removeFirst",
+            "removeLast",
+            "pop",
+        ],
+        Read::Argument(0),
+    ),
+    (
+        SORTED_SETS,
+        &[
+            "first",
+            "last",
+            "floor",
+            "ceiling",
+            "higher",
+            "lower",
+            "pollFirst",
+            "pollLast",
+        ],
+        Read::Argument(0),
+    ),
+    (
+        &["java.util.Iterator", "java.util.ListIterator"],
+        &["next", "previous"],
+        Read::Argument(0),
+    ),
+    (
+        &["java.util.Enumeration"],
+        &["nextElement"],
+        Read::Argument(0),
+    ),
+    (&["java.util.Map.Entry"], &["getKey"], Read::Argument(0)),
+    (
+        &["java.util.Map.Entry"],
+        &["getValue", "setValue"],
+        Read::Argument(1),
+    ),
+    (
+        HOLDERS,
+        &[
+            "get",
+            "orElse",
+            "orElseGet",
+            "orElseThrow",
+            "call",
+            "join",
+            "getNow",
+            "getAndSet",
+            "getPlain",
+            "getOpaque",
+            "getAcquire",
+        ],
+        Read::Argument(0),
+    ),
 ];
 
 /// The JDK's Numbers whose `xxxValue()` methods return that primitive.

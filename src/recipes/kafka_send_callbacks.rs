@@ -21,7 +21,7 @@ use super::FileResult;
 use super::java_rules::apply_code_edits;
 use super::java_types::{Project, Scope, visit_calls};
 use crate::edit::{Edit, indent_at, line_ending};
-use crate::java_syntax::{field_text, text};
+use crate::java_syntax::{self, field_text, text};
 
 const KAFKA_TEMPLATE: &str = "org.springframework.kafka.core.KafkaTemplate";
 const CALLBACK: &str = "org.springframework.util.concurrent.ListenableFutureCallback";
@@ -73,7 +73,7 @@ fn when_complete(call: Node, src: &str, scope: &Scope) -> Option<Edit> {
         return None;
     }
     let args = call.child_by_field_name("arguments")?;
-    let (result, ex, on_success, on_failure) = match named(args)[..] {
+    let (result, ex, on_success, on_failure) = match java_syntax::named_children(args)[..] {
         [creation] => callback_object(creation, src, scope)?,
         [success, failure] => (
             lambda_param(success, src)?,
@@ -132,10 +132,10 @@ fn callback_object<'s>(
     {
         return None;
     }
-    let body = named(creation)
+    let body = java_syntax::named_children(creation)
         .into_iter()
         .find(|c| c.kind() == "class_body")?;
-    let members = named(body);
+    let members = java_syntax::named_children(body);
     if members.len() != 2 || text(body, src).contains("this") {
         return None;
     }
@@ -147,7 +147,7 @@ fn callback_object<'s>(
     };
     let (success, failure) = (method("onSuccess")?, method("onFailure")?);
     let param = |m: Node| -> Option<String> {
-        let params = named(m.child_by_field_name("parameters")?);
+        let params = java_syntax::named_children(m.child_by_field_name("parameters")?);
         match params.as_slice() {
             [p] => Some(field_text(*p, "name", src).to_string()),
             _ => None,
@@ -177,7 +177,7 @@ fn lambda_param(lambda: Node, src: &str) -> Option<String> {
     let p = lambda.child_by_field_name("parameters")?;
     match p.kind() {
         "identifier" => Some(text(p, src).to_string()),
-        "inferred_parameters" | "formal_parameters" => match named(p)[..] {
+        "inferred_parameters" | "formal_parameters" => match java_syntax::named_children(p)[..] {
             [one] if one.kind() == "identifier" => Some(text(one, src).to_string()),
             [one] if one.kind() == "formal_parameter" => {
                 Some(field_text(one, "name", src).to_string())
@@ -201,13 +201,6 @@ fn lambda_statements<'s>(lambda: Node, src: &'s str) -> Option<Body<'s>> {
     }
 }
 
-fn named(n: Node) -> Vec<Node> {
-    let mut c = n.walk();
-    n.named_children(&mut c)
-        .filter(|x| x.kind() != "comment")
-        .collect()
-}
-
 /// `template.send(..)` on a `KafkaTemplate`, or a local variable such a call initialised.
 fn is_send_result(object: Node, src: &str, scope: &Scope) -> bool {
     let is_send = |n: Node| {
@@ -226,7 +219,7 @@ fn is_send_result(object: Node, src: &str, scope: &Scope) -> bool {
     let mut cur = object;
     while let Some(p) = cur.parent() {
         if p.kind() == "block" {
-            for decl in named(p)
+            for decl in java_syntax::named_children(p)
                 .into_iter()
                 .filter(|d| d.kind() == "local_variable_declaration")
             {

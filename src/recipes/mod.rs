@@ -6,6 +6,7 @@ pub mod batch_configurer;
 pub mod build_plugins;
 pub mod coordinates;
 pub mod dependencies;
+pub mod do_privileged_blocks;
 pub mod gradle;
 pub mod idioms;
 pub mod jakarta;

@@ -42,6 +42,7 @@ pub fn transform(name: &str) -> Option<Transform> {
         "removed-jdk-api-ports" => Some(|src, types| {
             super::javax_security_cert::rewrite(src, types)
                 .then(src, |t| super::xml_reader_factory::rewrite(t, types))
+                .then(src, |t| super::do_privileged_blocks::rewrite(t, types))
                 .then(src, |t| super::sax1_handlers::rewrite(t, types))
         }),
         "bigdecimal-rounding-holders" => Some(super::rounding_mode_holders::rewrite),

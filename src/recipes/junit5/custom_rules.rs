@@ -29,8 +29,8 @@ use rayon::prelude::*;
 use tree_sitter::Node;
 
 use super::Unit;
-use super::structure::{Structure, reindent, removal, simple};
-use crate::edit::{Edit, indent_at, line_ending};
+use super::structure::{Structure, removal, simple};
+use crate::edit::{Edit, indent_at, line_ending, reindent};
 use crate::java_syntax::{
     self, Import, annotation_name, annotations, field_text, modifiers_of, text,
 };

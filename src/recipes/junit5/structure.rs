@@ -28,7 +28,7 @@ use super::{Surroundings, custom_rules, junit3_runner};
 
 use crate::recipes::java_types;
 
-use crate::edit::{Edit, indent_at, line_ending};
+use crate::edit::{Edit, indent_at, line_ending, reindent};
 use crate::java_syntax::{
     self, annotation_name, annotations, field_text, modifiers_of, superclass_name, text,
 };
@@ -156,23 +156,6 @@ fn annotated_with<'t>(decl: Node<'t>, name: &str, src: &str) -> Option<Node<'t>>
         matches!(a.kind(), "marker_annotation" | "annotation")
             && simple(annotation_name(*a, src)) == name
     })
-}
-
-/// `block` (whose lines after the first sit under `from`) moved to sit under `to`.
-pub(super) fn reindent(block: &str, from: &str, to: &str) -> String {
-    let mut lines = block.split('\n');
-    let mut out = lines.next().unwrap_or("").to_string();
-    for l in lines {
-        out.push('\n');
-        match l.strip_prefix(from) {
-            Some(rest) => {
-                out.push_str(to);
-                out.push_str(rest);
-            }
-            None => out.push_str(l),
-        }
-    }
-    out
 }
 
 /// The annotation's source range including the whitespace up to the next token, so a
