@@ -112,8 +112,10 @@ struct CompiledRule {
     /// the running program knows it), for the rule that takes what `values` rules refused.
     runtime_values: Vec<String>,
     /// `same_types`: metavariable (an expression) -> metavariable (a type): the expression's
-    /// type, as the file spells it, is the type's text (`var` infers what was written).
+    /// type is the one the type's text names (`var` infers what was written).
     same_types: BTreeMap<String, String>,
+    /// `element_types`: the same for the elements a for-each loop over the expression reads.
+    element_types: BTreeMap<String, String>,
     /// Bounds the fix's text by the match's: at most `factor` times its length plus
     /// `literal` bytes ([`expansion`]).
     growth: Growth,
@@ -286,6 +288,12 @@ impl CompiledRule {
                         _ => false,
                     }
                 })
+                && self.element_types.iter().all(|(expr, ty)| {
+                    match (m.get_env().get_match(expr), m.get_env().get_match(ty)) {
+                        (Some(e), Some(t)) => scope.iterates_as(e.range(), &t.text()),
+                        _ => false,
+                    }
+                })
                 && self
                     .inherited
                     .as_ref()
@@ -362,14 +370,22 @@ impl<'s> TypedFile<'s> {
         })
     }
 
-    /// Whether the expression at `range` has the type `written` spells, as the file writes
-    /// types (spaces aside).
+    /// Whether the expression at `range` has the type `written` spells.
     fn typed_as(&self, range: std::ops::Range<usize>, written: &str) -> bool {
-        let squeeze = |t: &str| t.split_whitespace().collect::<String>();
         self.node_is(range, |node, scope| {
             scope
                 .type_of(node)
-                .is_some_and(|t| squeeze(&t) == squeeze(written))
+                .is_some_and(|t| scope.same_type(&t, written))
+        })
+    }
+
+    /// Whether a for-each loop over the expression at `range` reads elements of the type
+    /// `written` spells.
+    fn iterates_as(&self, range: std::ops::Range<usize>, written: &str) -> bool {
+        self.node_is(range, |node, scope| {
+            scope
+                .element_type_of(node)
+                .is_some_and(|t| scope.same_type(&t, written))
         })
     }
 
@@ -796,19 +812,23 @@ fn compile(
             .collect(),
         None => Vec::new(),
     };
-    let same_types = match raw.remove("same_types") {
-        Some(v) => serde_json::from_value::<BTreeMap<String, String>>(v)
-            .map_err(|e| anyhow::anyhow!("{recipe}/{id}: same_types: {e}"))?
-            .into_iter()
-            .map(|(k, v)| {
-                (
-                    k.trim_start_matches('$').to_string(),
-                    v.trim_start_matches('$').to_string(),
-                )
-            })
-            .collect(),
-        None => BTreeMap::new(),
+    let mut type_pairs = |key: &str| -> anyhow::Result<BTreeMap<String, String>> {
+        Ok(match raw.remove(key) {
+            Some(v) => serde_json::from_value::<BTreeMap<String, String>>(v)
+                .map_err(|e| anyhow::anyhow!("{recipe}/{id}: {key}: {e}"))?
+                .into_iter()
+                .map(|(k, v)| {
+                    (
+                        k.trim_start_matches('$').to_string(),
+                        v.trim_start_matches('$').to_string(),
+                    )
+                })
+                .collect(),
+            None => BTreeMap::new(),
+        })
     };
+    let same_types = type_pairs("same_types")?;
+    let element_types = type_pairs("element_types")?;
     let growth = expansion(&raw).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
     let fix_calls = raw.get("fix").map(called_names).unwrap_or_default();
     let helper = match raw.remove("helper") {
@@ -839,6 +859,7 @@ fn compile(
         values,
         runtime_values,
         same_types,
+        element_types,
         growth,
         helper,
         fix_calls,
@@ -881,6 +902,7 @@ fn in_subclass(
         "values",
         "runtime_values",
         "same_types",
+        "element_types",
         "transform",
         "constraints",
     ]

@@ -339,6 +339,34 @@ impl<'a> Scope<'a> {
         self.written_type(node)
     }
 
+    /// The type of the elements a for-each loop over `node` reads: an array's element type,
+    /// a JDK collection's type argument (a wildcard gives none).
+    pub fn element_type_of(&self, node: Node) -> Option<String> {
+        let ty = self.written_type(node)?;
+        if let Some(element) = ty.trim_end().strip_suffix("[]") {
+            return Some(element.to_string());
+        }
+        let (raw, args) = ty.split_once('<')?;
+        let args = java_syntax::top_level_arguments(args.trim_end().strip_suffix('>')?);
+        let [element] = args[..] else {
+            return None;
+        };
+        let element = element.trim();
+        (COLLECTIONS.iter().any(|c| self.type_is(raw.trim(), c)) && !element.starts_with('?'))
+            .then(|| element.to_string())
+    }
+
+    /// Whether two types written in this file are one type: alike as written (spaces
+    /// aside), or alike with every name fully qualified, none of them unknown.
+    pub fn same_type(&self, a: &str, b: &str) -> bool {
+        let squeeze = |t: &str| t.split_whitespace().collect::<String>();
+        if squeeze(a) == squeeze(b) {
+            return true;
+        }
+        let canonical = self.canonical(a);
+        !canonical.contains('?') && canonical == self.canonical(b)
+    }
+
     /// The type as the source spells it: the node itself when it names a type, else the
     /// declared type of the variable, creation, cast or parenthesised expression.
     fn written_type(&self, node: Node) -> Option<String> {

@@ -4,7 +4,9 @@
 //! [`transform`] also names the code halves of `spring-security-6.yml`,
 //! `spring-framework-6.yml`, `spring-batch-5.yml`, `springfox-to-springdoc.yml`, `spring-boot-3-libraries.yml`, `deprecated-jdk-renames.yml`, `removed-jdk-apis.yml`, `base64-from-sun-misc.yml` and `bigdecimal-rounding-mode.yml`.
 
+pub mod lookup_factories;
 pub mod pattern_instanceof;
+pub mod reversed_copies;
 pub mod switch_expressions;
 pub mod text_blocks;
 
@@ -25,6 +27,8 @@ pub fn transform(name: &str) -> Option<Transform> {
         "pattern-instanceof" => Some(|src, _| pattern_instanceof::rewrite(src)),
         "switch-expressions" => Some(|src, _| switch_expressions::rewrite(src)),
         "text-blocks" => Some(|src, _| text_blocks::rewrite(src)),
+        "lookup-factories" => Some(|src, _| lookup_factories::rewrite(src)),
+        "sequenced-reversed-copies" => Some(reversed_copies::rewrite),
         "spring-security-6" => Some(|src, _| super::spring_security::rewrite(src)),
         "spring-batch-5" => Some(|src, _| {
             super::spring_batch::rewrite(src).then(src, super::batch_configurer::rewrite)
