@@ -112,9 +112,10 @@ struct CompiledRule {
     /// the running program knows it), for the rule that takes what `values` rules refused.
     runtime_values: Vec<String>,
     /// `same_types`: metavariable (an expression) -> metavariable (a type): the expression's
-    /// type is the one the type's text names (`var` infers what was written).
+    /// type, as the file spells it, is the type's text (`var` infers what was written).
     same_types: BTreeMap<String, String>,
-    /// `element_types`: the same for the elements a for-each loop over the expression reads.
+    /// `element_types`: the elements a for-each loop over the expression reads are of the
+    /// type the type's text names (compared fully qualified).
     element_types: BTreeMap<String, String>,
     /// Bounds the fix's text by the match's: at most `factor` times its length plus
     /// `literal` bytes ([`expansion`]).
@@ -370,17 +371,19 @@ impl<'s> TypedFile<'s> {
         })
     }
 
-    /// Whether the expression at `range` has the type `written` spells.
+    /// Whether the expression at `range` has the type `written` spells, as the file writes
+    /// types (spaces aside): a type only the JDK's tables name is not written in the file.
     fn typed_as(&self, range: std::ops::Range<usize>, written: &str) -> bool {
+        let squeeze = |t: &str| t.split_whitespace().collect::<String>();
         self.node_is(range, |node, scope| {
             scope
                 .type_of(node)
-                .is_some_and(|t| scope.same_type(&t, written))
+                .is_some_and(|t| squeeze(&t) == squeeze(written))
         })
     }
 
     /// Whether a for-each loop over the expression at `range` reads elements of the type
-    /// `written` spells.
+    /// `written` spells (the element type of a JDK collection the file declares).
     fn iterates_as(&self, range: std::ops::Range<usize>, written: &str) -> bool {
         self.node_is(range, |node, scope| {
             scope
