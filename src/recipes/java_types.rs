@@ -71,6 +71,8 @@ struct DeclaredClass {
     name: String,
     /// Its `extends` type, type arguments dropped.
     superclass: Option<String>,
+    /// The interfaces it implements (an interface: extends), type arguments dropped.
+    interfaces: Vec<String>,
     /// The methods its body declares.
     methods: Vec<String>,
     /// The fields its body declares: name and type as written.
@@ -82,6 +84,21 @@ struct DeclaredClass {
 impl DeclaredClass {
     fn of(class: Node, src: &str) -> Self {
         let superclass = java_syntax::superclass_written(class, src).map(str::to_string);
+        let interfaces = java_syntax::named_children(class)
+            .into_iter()
+            .filter(|n| matches!(n.kind(), "super_interfaces" | "extends_interfaces"))
+            .flat_map(java_syntax::named_children)
+            .flat_map(java_syntax::named_children)
+            .map(|t| {
+                let written = java_syntax::text(t, src);
+                written
+                    .split('<')
+                    .next()
+                    .unwrap_or(written)
+                    .trim()
+                    .to_string()
+            })
+            .collect();
         let mut methods = Vec::new();
         let mut fields = Vec::new();
         let mut returns = Vec::new();
@@ -112,6 +129,7 @@ impl DeclaredClass {
         Self {
             name: java_syntax::field_text(class, "name", src).to_string(),
             superclass,
+            interfaces,
             methods,
             fields,
             returns,
@@ -239,19 +257,28 @@ impl<'a> Scope<'a> {
             class.methods.iter().any(|m| m == called)
                 && class
                     .superclass
-                    .as_ref()
-                    .is_some_and(|s| self.class_extends(s, fqn))
+                    .iter()
+                    .chain(&class.interfaces)
+                    .any(|s| self.reaches(s, fqn, 0))
         };
         self.classes.iter().any(overrides)
             || self.project.is_some_and(|p| p.classes().any(overrides))
     }
 
-    /// Whether the class written `written` is `fqn` or extends it through the project's
-    /// classes.
-    fn class_extends(&self, written: &str, fqn: &str) -> bool {
-        self.lineage(written)
-            .iter()
-            .any(|(current, _)| self.type_is(current, fqn))
+    /// Whether the type written `written` is `fqn` or a subtype of it through the
+    /// project's classes and interfaces (`extends` and `implements` alike).
+    fn reaches(&self, written: &str, fqn: &str, depth: usize) -> bool {
+        if self.type_is(written, fqn) {
+            return true;
+        }
+        // A hierarchy deeper than this is not worth following; a cycle does not compile.
+        depth < 8
+            && self.declared_class(written).is_some_and(|c| {
+                c.superclass
+                    .iter()
+                    .chain(&c.interfaces)
+                    .any(|s| self.reaches(s, fqn, depth + 1))
+            })
     }
 
     /// The class written `written` and its superclasses, as far as the project declares

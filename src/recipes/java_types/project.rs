@@ -313,6 +313,7 @@ impl DeclaredClass {
         Self {
             name: self.name,
             superclass: self.superclass.map(|s| scope.canonical(&s)),
+            interfaces: self.interfaces.iter().map(|i| scope.canonical(i)).collect(),
             methods: self.methods,
             fields: resolve(self.fields),
             returns: resolve(self.returns),
