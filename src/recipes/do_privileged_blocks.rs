@@ -28,7 +28,7 @@ use std::collections::BTreeSet;
 use tree_sitter::Node;
 
 use super::FileResult;
-use super::java_rules::{apply_code_edits, drop_unused_imports};
+use super::java_rules::apply_code_edits_dropping;
 use super::java_types::{Project, Scope, visit_calls};
 use crate::edit::{Edit, indent_at, reindent};
 use crate::java_syntax::{self, text};
@@ -55,11 +55,13 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
     if edits.is_empty() {
         return result;
     }
-    apply_code_edits(src, &edits, &BTreeSet::new(), "doPrivileged", &mut result);
-    if let Some(out) = result.text.take() {
-        let dropped = drop_unused_imports(&out, &[CONTROLLER, ACTION, WRAPPER]);
-        result.text = Some(dropped.unwrap_or(out));
-    }
+    apply_code_edits_dropping(
+        src,
+        &edits,
+        &[CONTROLLER, ACTION, WRAPPER],
+        "doPrivileged",
+        &mut result,
+    );
     result
 }
 

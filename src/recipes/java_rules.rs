@@ -1022,6 +1022,21 @@ pub fn apply_code_edits(
     }
 }
 
+/// [`apply_code_edits`] adding no import, then dropping the imports of `dropped` the new
+/// text no longer uses.
+pub fn apply_code_edits_dropping(
+    src: &str,
+    edits: &[Edit],
+    dropped: &[&str],
+    label: &str,
+    result: &mut FileResult,
+) {
+    apply_code_edits(src, edits, &BTreeSet::new(), label, result);
+    if let Some(out) = result.text.take() {
+        result.text = Some(drop_unused_imports(&out, dropped).unwrap_or(out));
+    }
+}
+
 /// `src` without its imports of those of `dropped` (`java.util.Vector`) whose simple name the
 /// file no longer uses; `None` when it does not parse. Shared by the rules and the code
 /// transforms.

@@ -379,8 +379,11 @@ impl<'a> Scope<'a> {
             return None;
         };
         let element = element.trim();
-        (COLLECTIONS.iter().any(|c| self.type_is(raw.trim(), c)) && !element.starts_with('?'))
-            .then(|| element.to_string())
+        let collection = COLLECTIONS
+            .iter()
+            .flat_map(|g| g.iter())
+            .any(|c| self.type_is(raw.trim(), c));
+        (collection && !element.starts_with('?')).then(|| element.to_string())
     }
 
     /// Whether two types written in this file are one type: alike as written (spaces
@@ -684,7 +687,11 @@ impl<'a> Scope<'a> {
         let args = java_syntax::top_level_arguments(args);
         let raw = raw.trim();
         let (_, _, shape) = ELEMENT_READS.iter().find(|(types, methods, _)| {
-            methods.contains(&method) && types.iter().any(|t| self.type_is(raw, t))
+            methods.contains(&method)
+                && types
+                    .iter()
+                    .flat_map(|g| g.iter())
+                    .any(|t| self.type_is(raw, t))
         })?;
         // A wildcard bound is read as its bound: `? extends Job` is a Job.
         let bound = |i: usize| {
@@ -1073,31 +1080,23 @@ const LISTS: &[&str] = &[
     "java.util.Stack",
     "java.util.concurrent.CopyOnWriteArrayList",
 ];
-/// Collections whose iterator yields their one type argument.
-const COLLECTIONS: &[&str] = &[
-    "java.lang.Iterable",
-    "java.util.Collection",
-    "java.util.List",
-    "java.util.ArrayList",
-    "java.util.LinkedList",
-    "java.util.Vector",
-    "java.util.Stack",
-    "java.util.concurrent.CopyOnWriteArrayList",
+const SETS: &[&str] = &[
     "java.util.Set",
     "java.util.HashSet",
     "java.util.LinkedHashSet",
     "java.util.SortedSet",
     "java.util.NavigableSet",
     "java.util.TreeSet",
-    "java.util.Queue",
-    "java.util.Deque",
-    "java.util.ArrayDeque",
-    "java.util.PriorityQueue",
-    "java.util.concurrent.BlockingQueue",
-    "java.util.concurrent.LinkedBlockingQueue",
-    "java.util.concurrent.ArrayBlockingQueue",
-    "java.util.concurrent.ConcurrentLinkedQueue",
-    "java.util.concurrent.ConcurrentLinkedDeque",
+];
+/// Lists of JDK types, read as one.
+type TypeGroups = &'static [&'static [&'static str]];
+
+/// Collections whose iterator yields their one type argument.
+const COLLECTIONS: TypeGroups = &[
+    &["java.lang.Iterable", "java.util.Collection"],
+    LISTS,
+    SETS,
+    QUEUES,
 ];
 const QUEUES: &[&str] = &[
     "java.util.Queue",
@@ -1148,9 +1147,9 @@ enum Read {
 /// types, the methods (one signature each, or all returning alike), and what they return.
 /// `remove`, whose one-argument form returns a boolean on most collections, is only a
 /// list's or a map's.
-const ELEMENT_READS: &[(&[&str], &[&str], Read)] = &[
+const ELEMENT_READS: &[(TypeGroups, &[&str], Read)] = &[
     (
-        MAPS,
+        &[MAPS],
         &[
             "get",
             "remove",
@@ -1164,11 +1163,15 @@ const ELEMENT_READS: &[(&[&str], &[&str], Read)] = &[
         ],
         Read::Argument(1),
     ),
-    (MAPS, &["keySet"], Read::Wrapped("java.util.Set", 0)),
-    (MAPS, &["values"], Read::Wrapped("java.util.Collection", 1)),
-    (MAPS, &["entrySet"], Read::EntrySet),
+    (&[MAPS], &["keySet"], Read::Wrapped("java.util.Set", 0)),
     (
-        SORTED_MAPS,
+        &[MAPS],
+        &["values"],
+        Read::Wrapped("java.util.Collection", 1),
+    ),
+    (&[MAPS], &["entrySet"], Read::EntrySet),
+    (
+        &[SORTED_MAPS],
         &[
             "firstKey",
             "lastKey",
@@ -1180,7 +1183,7 @@ const ELEMENT_READS: &[(&[&str], &[&str], Read)] = &[
         Read::Argument(0),
     ),
     (
-        SORTED_MAPS,
+        &[SORTED_MAPS],
         &[
             "firstEntry",
             "lastEntry",
@@ -1194,7 +1197,7 @@ const ELEMENT_READS: &[(&[&str], &[&str], Read)] = &[
         Read::Entry,
     ),
     (
-        LISTS,
+        &[LISTS],
         &[
             "get",
             "remove",
@@ -1212,9 +1215,9 @@ const ELEMENT_READS: &[(&[&str], &[&str], Read)] = &[
         ],
         Read::Argument(0),
     ),
-    (LISTS, &["subList"], Read::Wrapped("java.util.List", 0)),
+    (&[LISTS], &["subList"], Read::Wrapped("java.util.List", 0)),
     (
-        LISTS,
+        &[LISTS],
         &["listIterator"],
         Read::Wrapped("java.util.ListIterator", 0),
     ),
@@ -1224,7 +1227,7 @@ const ELEMENT_READS: &[(&[&str], &[&str], Read)] = &[
         Read::Wrapped("java.util.Iterator", 0),
     ),
     (
-        QUEUES,
+        &[QUEUES],
         &[
             "peek",
             "poll",
@@ -1243,7 +1246,7 @@ const ELEMENT_READS: &[(&[&str], &[&str], Read)] = &[
         Read::Argument(0),
     ),
     (
-        SORTED_SETS,
+        &[SORTED_SETS],
         &[
             "first",
             "last",
@@ -1257,23 +1260,23 @@ const ELEMENT_READS: &[(&[&str], &[&str], Read)] = &[
         Read::Argument(0),
     ),
     (
-        &["java.util.Iterator", "java.util.ListIterator"],
+        &[&["java.util.Iterator", "java.util.ListIterator"]],
         &["next", "previous"],
         Read::Argument(0),
     ),
     (
-        &["java.util.Enumeration"],
+        &[&["java.util.Enumeration"]],
         &["nextElement"],
         Read::Argument(0),
     ),
-    (&["java.util.Map.Entry"], &["getKey"], Read::Argument(0)),
+    (&[&["java.util.Map.Entry"]], &["getKey"], Read::Argument(0)),
     (
-        &["java.util.Map.Entry"],
+        &[&["java.util.Map.Entry"]],
         &["getValue", "setValue"],
         Read::Argument(1),
     ),
     (
-        HOLDERS,
+        &[HOLDERS],
         &[
             "get",
             "orElse",

@@ -25,7 +25,7 @@ use tree_sitter::Node;
 use crate::edit::{Edit, deletion_span, indent_at};
 use crate::java_syntax::{self, field_text, has_modifier, named_children, text};
 use crate::recipes::FileResult;
-use crate::recipes::java_rules::{apply_code_edits, drop_unused_imports};
+use crate::recipes::java_rules::apply_code_edits_dropping;
 
 /// The reads that neither iterate nor hand the collection on.
 const LOOKUPS: &[&str] = &[
@@ -66,16 +66,7 @@ pub fn rewrite(src: &str) -> FileResult {
     if edits.is_empty() {
         return result;
     }
-    apply_code_edits(
-        src,
-        &edits,
-        &BTreeSet::new(),
-        "collection-factories",
-        &mut result,
-    );
-    if let Some(out) = result.text.take() {
-        result.text = Some(drop_unused_imports(&out, &DROPPED).unwrap_or(out));
-    }
+    apply_code_edits_dropping(src, &edits, &DROPPED, "collection-factories", &mut result);
     result
 }
 

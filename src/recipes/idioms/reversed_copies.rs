@@ -12,14 +12,12 @@
 //! only declare locals without calling anything, the source is a variable typed as a JDK
 //! list, and the loop's body neither names it nor calls a method of this object.
 
-use std::collections::BTreeSet;
-
 use tree_sitter::Node;
 
 use crate::edit::{Edit, deletion_span};
 use crate::java_syntax::{self, field_text, named_children, text};
 use crate::recipes::FileResult;
-use crate::recipes::java_rules::{apply_code_edits, drop_unused_imports};
+use crate::recipes::java_rules::apply_code_edits_dropping;
 use crate::recipes::java_types::{Project, Scope, visit_calls};
 
 const LISTS: [&str; 5] = [
@@ -45,21 +43,17 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
     if edits.is_empty() {
         return result;
     }
-    apply_code_edits(
+    apply_code_edits_dropping(
         src,
         &edits,
-        &BTreeSet::new(),
-        "sequenced-collections",
-        &mut result,
-    );
-    if let Some(out) = result.text.take() {
-        let dropped = [
+        &[
             "java.util.Collections",
             "java.util.ArrayList",
             "java.util.LinkedList",
-        ];
-        result.text = Some(drop_unused_imports(&out, &dropped).unwrap_or(out));
-    }
+        ],
+        "sequenced-collections",
+        &mut result,
+    );
     result
 }
 
