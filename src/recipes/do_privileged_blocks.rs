@@ -20,8 +20,9 @@
 //! (`(PrivilegedExceptionAction<T>) () -> ..`) is the same.
 //!
 //! Left to the `access-controller` finding where the file names `SecurityManager`, where an
-//! anonymous action's BODY names `this` or `super` (the action itself), or where BODY
-//! declares a name its method also uses outside the `try` (Java would see it declared twice).
+//! anonymous action's BODY names `this` or `super` or calls `run()` (the action itself), or
+//! where BODY declares a name its method also uses outside the `try` (Java would see it
+//! declared twice).
 
 use std::collections::BTreeSet;
 
@@ -136,9 +137,9 @@ fn unwrapped_type(attempt: Node, src: &str, scope: &Scope) -> Option<String> {
     plain.then(|| java_syntax::field_text(cast, "type", src).to_string())
 }
 
-/// The block that runs as the action: an anonymous `PrivilegedExceptionAction` declaring only
-/// `run() throws X`, whose body names neither `this` nor `super`, or a lambda cast to the
-/// type (its expression body as a `return`, so a block comes back either way only for blocks).
+/// The block that runs as the action: the body of an anonymous `PrivilegedExceptionAction`
+/// declaring only `run() throws X` that names neither `this` nor `super` nor calls `run()`
+/// itself, or the block of a lambda cast to that type.
 fn action_body<'t>(action: Node<'t>, thrown: &str, src: &str, scope: &Scope) -> Option<Node<'t>> {
     match action.kind() {
         "object_creation_expression" => {
@@ -164,7 +165,12 @@ fn action_body<'t>(action: Node<'t>, thrown: &str, src: &str, scope: &Scope) -> 
                 && text(declared[0], src) == thrown;
             let body = run.child_by_field_name("body").filter(|_| fits)?;
             let mut names_self = false;
-            java_syntax::walk(body, |n| names_self |= matches!(n.kind(), "this" | "super"));
+            java_syntax::walk(body, |n| {
+                names_self |= matches!(n.kind(), "this" | "super")
+                    || n.kind() == "method_invocation"
+                        && n.child_by_field_name("object").is_none()
+                        && java_syntax::field_text(n, "name", src) == "run";
+            });
             (!names_self).then_some(body)
         }
         "cast_expression" => {
