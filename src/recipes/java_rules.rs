@@ -69,6 +69,8 @@ pub struct Preconditions {
     pub min_target: Option<u32>,
     /// A file is considered only if its text mentions one of these (types, packages).
     pub uses: Vec<String>,
+    /// A file whose text mentions one of these is left to another recipe.
+    pub unless_uses: Vec<String>,
     /// Off unless the configuration enables it by id (style modernisations).
     pub opt_in: bool,
     /// Only when the migration moves Spring Boot to 3.x.
@@ -528,7 +530,12 @@ impl JavaRecipe {
 
     /// Whether the text is worth parsing for this recipe.
     pub fn may_apply(&self, src: &str) -> bool {
-        self.when.uses.is_empty() || self.when.uses.iter().any(|u| src.contains(u.as_str()))
+        (self.when.uses.is_empty() || self.when.uses.iter().any(|u| src.contains(u.as_str())))
+            && !self
+                .when
+                .unless_uses
+                .iter()
+                .any(|u| src.contains(u.as_str()))
     }
 
     /// Applies every fix until nothing more matches (nested matches take another pass),
@@ -1111,6 +1118,7 @@ fn is_imported(imports: &[Import], wanted: &str) -> bool {
 /// The built-in declarative catalog.
 pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/wrapper-constructors.yml"),
+    include_str!("catalog/java/wrapper-constructors-identity.yml"),
     include_str!("catalog/java/bigdecimal-rounding-mode.yml"),
     include_str!("catalog/java/base64-from-sun-misc.yml"),
     include_str!("catalog/java/jaxb-datatype-converter.yml"),
