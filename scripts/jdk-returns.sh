@@ -3,7 +3,7 @@
 # return types the recipe catalog's `types:` name, read by reflection from the JDK 17 the
 # migrations target (scripts/jdk-returns/JdkReturns.java), and src/recipes/jdk_types.tsv: the
 # public top-level types of each exported package, for names a wildcard import or java.lang
-# brings in. Run it after adding a type to a rule so a call's result of that type is typed too.
+# brings in, and src/recipes/jdk_final_types.tsv: those of them that are final classes. Run it after adding a type to a rule so a call's result of that type is typed too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 java="${JAVA17_HOME:-/usr/lib/jvm/java-17-openjdk-amd64}/bin/java"
@@ -30,5 +30,5 @@ wanted = sorted(t for t in types if t.startswith(("java.", "javax.")) and t != "
 open(sys.argv[1], "w").write("\n".join(wanted) + "\n")
 PY
 # getClass() is typed by the code itself (Object.getClass is final).
-"$java" scripts/jdk-returns/JdkReturns.java "$wanted" src/recipes/jdk_types.tsv | grep -v $'\tgetClass\t' > src/recipes/jdk_returns.tsv
-wc -l src/recipes/jdk_returns.tsv src/recipes/jdk_types.tsv
+"$java" scripts/jdk-returns/JdkReturns.java "$wanted" src/recipes/jdk_types.tsv src/recipes/jdk_final_types.tsv | grep -v $'\tgetClass\t' > src/recipes/jdk_returns.tsv
+wc -l src/recipes/jdk_returns.tsv src/recipes/jdk_types.tsv src/recipes/jdk_final_types.tsv

@@ -21,13 +21,15 @@ import java.util.TreeSet;
  *
  * <p>With a second argument, also writes there "package TAB Name Name ..." for every exported
  * package: its public top-level types, so that a simple name a wildcard import or java.lang
- * brings in can be resolved.
+ * brings in can be resolved. With a third argument, writes there the same for the public
+ * top-level classes that are final (no other class can be of a subtype of them).
  */
 public class JdkReturns {
     public static void main(String[] args) throws IOException {
         Set<String> wanted = new HashSet<>(Files.readAllLines(Path.of(args[0])));
         Map<String, String> rows = new TreeMap<>();
         Map<String, Set<String>> packages = new TreeMap<>();
+        Map<String, Set<String>> finals = new TreeMap<>();
         for (ResolvedModule module : ModuleLayer.boot().configuration().modules()) {
             ModuleDescriptor descriptor = module.reference().descriptor();
             if (!descriptor.name().startsWith("java.")) {
@@ -62,6 +64,10 @@ public class JdkReturns {
                     if (owner.getEnclosingClass() == null) {
                         packages.computeIfAbsent(owner.getPackageName(), k -> new TreeSet<>())
                                 .add(owner.getSimpleName());
+                        if (Modifier.isFinal(owner.getModifiers())) {
+                            finals.computeIfAbsent(owner.getPackageName(), k -> new TreeSet<>())
+                                    .add(owner.getSimpleName());
+                        }
                     }
                     Map<String, Set<String>> returns = new TreeMap<>();
                     for (Method m : owner.getMethods()) {
@@ -84,10 +90,17 @@ public class JdkReturns {
         rows.forEach((k, v) -> out.append(k).append('\t').append(v).append('\n'));
         System.out.print(out);
         if (args.length > 1) {
-            StringBuilder types = new StringBuilder();
-            packages.forEach((p, names) ->
-                    types.append(p).append('\t').append(String.join(" ", names)).append('\n'));
-            Files.writeString(Path.of(args[1]), types);
+            writeTable(packages, args[1]);
         }
+        if (args.length > 2) {
+            writeTable(finals, args[2]);
+        }
+    }
+
+    private static void writeTable(Map<String, Set<String>> packages, String file) throws IOException {
+        StringBuilder types = new StringBuilder();
+        packages.forEach((p, names) ->
+                types.append(p).append('\t').append(String.join(" ", names)).append('\n'));
+        Files.writeString(Path.of(file), types);
     }
 }

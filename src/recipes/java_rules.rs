@@ -119,6 +119,10 @@ struct CompiledRule {
     /// `element_types`: the elements a for-each loop over the expression reads are of the
     /// type the type's text names (compared fully qualified).
     element_types: BTreeMap<String, String>,
+    /// `stream_lists`: metavariable (a local variable's name) -> metavariable (a stream):
+    /// the variable's declared type takes `Stream.toList()` of the stream, as it took the
+    /// stream's `collect(Collectors.toList())` ([`java_types::Scope::takes_stream_list`]).
+    stream_lists: BTreeMap<String, String>,
     /// Bounds the fix's text by the match's: at most `factor` times its length plus
     /// `literal` bytes ([`expansion`]).
     growth: Growth,
@@ -297,6 +301,12 @@ impl CompiledRule {
                         _ => false,
                     }
                 })
+                && self.stream_lists.iter().all(|(var, stream)| {
+                    match (m.get_env().get_match(var), m.get_env().get_match(stream)) {
+                        (Some(v), Some(s)) => scope.takes_stream_list(v.range(), s.range()),
+                        _ => false,
+                    }
+                })
                 && self
                     .inherited
                     .as_ref()
@@ -392,6 +402,28 @@ impl<'s> TypedFile<'s> {
                 .element_type_of(node)
                 .is_some_and(|t| scope.same_type(&t, written))
         })
+    }
+
+    /// Whether the local variable named at `var` is declared with a type that takes
+    /// `Stream.toList()` of the stream at `stream`.
+    fn takes_stream_list(
+        &self,
+        var: std::ops::Range<usize>,
+        stream: std::ops::Range<usize>,
+    ) -> bool {
+        self.with_scope(|root, scope| {
+            let node = |r: std::ops::Range<usize>| root.descendant_for_byte_range(r.start, r.end);
+            let declared = node(var)
+                .and_then(|v| v.parent())
+                .and_then(|d| d.parent())
+                .filter(|d| d.kind() == "local_variable_declaration")
+                .map(|d| java_syntax::field_text(d, "type", self.src));
+            match (declared, node(stream)) {
+                (Some(declared), Some(stream)) => scope.takes_stream_list(declared, stream),
+                _ => false,
+            }
+        })
+        .unwrap_or(false)
     }
 
     /// Whether the node at `range` is a String constant whose value `pattern` matches.
@@ -839,6 +871,7 @@ fn compile(
     };
     let same_types = type_pairs("same_types")?;
     let element_types = type_pairs("element_types")?;
+    let stream_lists = type_pairs("stream_lists")?;
     let growth = expansion(&raw).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
     let fix_calls = raw.get("fix").map(called_names).unwrap_or_default();
     let helper = match raw.remove("helper") {
@@ -870,6 +903,7 @@ fn compile(
         runtime_values,
         same_types,
         element_types,
+        stream_lists,
         growth,
         helper,
         fix_calls,
@@ -913,6 +947,7 @@ fn in_subclass(
         "runtime_values",
         "same_types",
         "element_types",
+        "stream_lists",
         "transform",
         "constraints",
     ]

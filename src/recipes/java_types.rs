@@ -11,6 +11,7 @@ use tree_sitter::Node;
 use crate::java_syntax::{self, Import};
 
 mod project;
+mod streams;
 pub use project::Project;
 
 /// Each call of `method` in `src`, with the file's scope: where a code recipe that rewrites

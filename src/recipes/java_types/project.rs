@@ -180,15 +180,28 @@ pub(super) fn type_fqn(decl: Node, package: &str, src: &str) -> Option<String> {
 
 /// The JDK's public top-level types by package, generated from JDK 17 with the method table
 /// (`scripts/jdk-returns.sh`).
-fn jdk_types() -> &'static HashMap<&'static str, Vec<&'static str>> {
-    static TABLE: LazyLock<HashMap<&str, Vec<&str>>> = LazyLock::new(|| {
-        include_str!("../jdk_types.tsv")
-            .lines()
-            .filter_map(|row| row.split_once('\t'))
-            .map(|(package, names)| (package, names.split(' ').collect()))
-            .collect()
-    });
+fn jdk_types() -> &'static PackageTable {
+    static TABLE: LazyLock<PackageTable> =
+        LazyLock::new(|| package_table(include_str!("../jdk_types.tsv")));
     &TABLE
+}
+
+/// Those of them that are final classes (generated alike).
+pub(super) fn jdk_final_types() -> &'static PackageTable {
+    static TABLE: LazyLock<PackageTable> =
+        LazyLock::new(|| package_table(include_str!("../jdk_final_types.tsv")));
+    &TABLE
+}
+
+/// Simple type names by package.
+type PackageTable = HashMap<&'static str, Vec<&'static str>>;
+
+/// Reads `package TAB Name Name ..` rows.
+fn package_table(tsv: &'static str) -> PackageTable {
+    tsv.lines()
+        .filter_map(|row| row.split_once('\t'))
+        .map(|(package, names)| (package, names.split(' ').collect()))
+        .collect()
 }
 
 const PRIMITIVES: &[&str] = &[
