@@ -174,6 +174,11 @@ pub fn names_used<'s>(root: Node, src: &'s str, skip: &[Range<usize>]) -> BTreeS
     out
 }
 
+/// The nodes enclosing `n`, innermost first.
+pub fn ancestors(n: Node) -> impl Iterator<Item = Node> {
+    std::iter::successors(n.parent(), |p| p.parent())
+}
+
 /// Depth-first visit of every named node.
 pub fn walk<'t>(root: Node<'t>, mut visit: impl FnMut(Node<'t>)) {
     let mut cursor = root.walk();

@@ -220,7 +220,7 @@ fn declares_name_used_elsewhere(body: Node, attempt: Node, src: &str) -> bool {
         }
     });
     // An anonymous class's method may redeclare its outer method's names; one member may not.
-    let Some(member) = ancestors(attempt).find(|a| {
+    let Some(member) = java_syntax::ancestors(attempt).find(|a| {
         matches!(
             a.kind(),
             "method_declaration" | "constructor_declaration" | "static_initializer"
@@ -236,10 +236,6 @@ fn declares_name_used_elsewhere(body: Node, attempt: Node, src: &str) -> bool {
             && declared.contains(text(n, src));
     });
     clash
-}
-
-fn ancestors(n: Node) -> impl Iterator<Item = Node> {
-    std::iter::successors(n.parent(), |p| p.parent())
 }
 
 /// The statements of `body`, re-indented from its depth to the depth of `attempt`.

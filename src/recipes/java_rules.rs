@@ -123,6 +123,10 @@ struct CompiledRule {
     /// the variable's declared type takes `Stream.toList()` of the stream, as it took the
     /// stream's `collect(Collectors.toList())` ([`java_types::Scope::takes_stream_list`]).
     stream_lists: BTreeMap<String, String>,
+    /// `unless_project_uses`: words no file of the project may say (`setSecurityManager`:
+    /// a project that installs a Security Manager relies on its checks); where the project's
+    /// files are not known, the rule is off.
+    unless_project_uses: Vec<String>,
     /// Bounds the fix's text by the match's: at most `factor` times its length plus
     /// `literal` bytes ([`expansion`]).
     growth: Growth,
@@ -273,7 +277,14 @@ impl CompiledRule {
         root: &'t ast_grep_core::Node<'t, StrDoc<Java>>,
         scope: &'t TypedFile,
     ) -> impl Iterator<Item = NodeMatch<'t, StrDoc<Java>>> + 't {
+        let off = self
+            .unless_project_uses
+            .iter()
+            .any(|word| scope.project.may_name(word));
         root.find_all(&self.config.matcher).filter(move |m| {
+            if off {
+                return false;
+            }
             // A metavariable the matching branch of an `any` did not bind has nothing to check.
             let bound_pass = |var: &String, check: &dyn Fn(std::ops::Range<usize>) -> bool| {
                 m.get_env().get_match(var).is_none_or(|n| check(n.range()))
@@ -872,6 +883,11 @@ fn compile(
     let same_types = type_pairs("same_types")?;
     let element_types = type_pairs("element_types")?;
     let stream_lists = type_pairs("stream_lists")?;
+    let unless_project_uses = match raw.remove("unless_project_uses") {
+        Some(v) => serde_json::from_value::<Vec<String>>(v)
+            .map_err(|e| anyhow::anyhow!("{recipe}/{id}: unless_project_uses: {e}"))?,
+        None => Vec::new(),
+    };
     let growth = expansion(&raw).map_err(|e| anyhow::anyhow!("{recipe}/{id}: {e}"))?;
     let fix_calls = raw.get("fix").map(called_names).unwrap_or_default();
     let helper = match raw.remove("helper") {
@@ -904,6 +920,7 @@ fn compile(
         same_types,
         element_types,
         stream_lists,
+        unless_project_uses,
         growth,
         helper,
         fix_calls,

@@ -25,6 +25,7 @@ pub mod registry;
 pub mod request_factory_timeout;
 pub mod rounding_mode_holders;
 pub mod sax1_handlers;
+pub mod security_manager_checks;
 pub mod spring_batch;
 pub mod spring_boot;
 pub mod spring_security;

@@ -44,7 +44,8 @@ pub fn transform(name: &str) -> Option<Transform> {
         "class-new-instance-handlers" => Some(super::reflective_new_instance::rewrite),
         "base64-decode-handlers" => Some(super::sun_base64_handlers::rewrite),
         "removed-jdk-api-ports" => Some(|src, types| {
-            super::javax_security_cert::rewrite(src, types)
+            super::security_manager_checks::rewrite(src, types)
+                .then(src, |t| super::javax_security_cert::rewrite(t, types))
                 .then(src, |t| super::xml_reader_factory::rewrite(t, types))
                 .then(src, |t| super::do_privileged_blocks::rewrite(t, types))
                 .then(src, |t| super::sax1_handlers::rewrite(t, types))

@@ -6,7 +6,7 @@
 //! Thread` lives elsewhere.
 
 use std::collections::HashMap;
-use std::sync::{LazyLock, OnceLock};
+use std::sync::{LazyLock, Mutex, OnceLock};
 
 use tree_sitter::Node;
 
@@ -22,6 +22,8 @@ pub struct Project<'t> {
     /// The texts of the project's Java files, indexed for [`Project::class`].
     sources: Vec<&'t str>,
     classes: OnceLock<HashMap<String, DeclaredClass>>,
+    /// Answers of [`Project::may_name`], asked once per word, not once per file.
+    named: Mutex<HashMap<String, bool>>,
     /// Each source's package and top-level types, read on first need.
     files: OnceLock<Vec<(String, Vec<String>)>>,
 }
@@ -34,6 +36,7 @@ impl<'t> Project<'t> {
             packages,
             sources,
             classes: OnceLock::new(),
+            named: Mutex::default(),
             files: OnceLock::new(),
         }
     }
@@ -73,6 +76,18 @@ impl<'t> Project<'t> {
             .iter()
             .zip(files)
             .any(|(src, (p, types))| p == package && *types != own && named.is_match(src))
+    }
+
+    /// Whether some file of the project may say `word`: one does, or the project's files
+    /// are not known.
+    pub fn may_name(&self, word: &str) -> bool {
+        if self.sources.is_empty() {
+            return true;
+        }
+        let mut named = self.named.lock().unwrap_or_else(|e| e.into_inner());
+        *named
+            .entry(word.to_string())
+            .or_insert_with(|| self.sources.iter().any(|s| s.contains(word)))
     }
 
     /// The top-level types the project declares in `package`.
