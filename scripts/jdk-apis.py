@@ -82,6 +82,7 @@ CLASSES = [
     (r"java\.util\.logging\.LogRecord\.setMillis", "F", f"{D}/log-record-set-millis"),
     # java.net, java.io
     (r"java\.net\.URL\(java\.lang\.String\)", "F", f"{J20}/url-from-constant (a value the file spells out: literals, concatenations, its final constants; target 21), {J20}/url-from-string (a value known only at run time: a parsedUrl helper, new URI(spec).toURL() failing with MalformedURLException; a constant URI rejects detected)"),
+    (r"java\.net\.URL\(java\.lang\.String,java\.lang\.String,(int,)?java\.lang\.String\)", "F", f"{J20}/url-from-parts* (a urlFromParts helper parsing protocol://host[:port]file as a URI, failing with MalformedURLException; a constant file URI rejects detected: {J20}/url-constructor; target 21)"),
     (r"java\.net\.URL\(", "D", f"{J20}/url-constructor (target 21)"),
     (r"java\.net\.MulticastSocket\.(get|set)LoopbackMode", "F", f"{D}/multicast-*-loopback* (the IP_MULTICAST_LOOP option, negated, where IOException is handled; elsewhere setLoopbackDisabled/isLoopbackDisabled helpers that turn other IOExceptions into SocketException as the JDK does)"),
     (r"java\.net\.MulticastSocket\.(join|leave)Group\(java\.net\.InetAddress\)", "F", f"{D}/multicast-join-group, multicast-leave-group (the SocketAddress overload with a null interface, as the API note says)"),
