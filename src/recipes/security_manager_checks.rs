@@ -177,16 +177,16 @@ fn guard_condition<'t>(guard: Node<'t>, src: &str) -> Option<Node<'t>> {
     if guard.child_by_field_name("alternative").is_some() {
         return None;
     }
+    // Through parentheses and down the left operands of `&&`, to the test first evaluated.
     let mut condition = guard.child_by_field_name("condition")?;
-    while condition.kind() == "parenthesized_expression" {
-        condition = condition.named_child(0)?;
-    }
-    while condition.kind() == "binary_expression" && field_text(condition, "operator", src) == "&&"
-    {
-        condition = condition.child_by_field_name("left")?;
-        while condition.kind() == "parenthesized_expression" {
-            condition = condition.named_child(0)?;
-        }
+    loop {
+        condition = match condition.kind() {
+            "parenthesized_expression" => condition.named_child(0)?,
+            "binary_expression" if field_text(condition, "operator", src) == "&&" => {
+                condition.child_by_field_name("left")?
+            }
+            _ => break,
+        };
     }
     if condition.kind() != "binary_expression" || field_text(condition, "operator", src) != "!=" {
         return None;
