@@ -9,6 +9,7 @@ pub mod dependencies;
 pub mod do_privileged_blocks;
 pub mod gradle;
 pub mod idioms;
+pub mod input_modifier_holders;
 pub mod jakarta;
 pub mod java_lang_clashes;
 pub mod java_level;

@@ -2,7 +2,7 @@
 //! rule template cannot produce. Each is named by a declarative recipe (`code:` in
 //! `catalog/java/modernize-*.yml`), which carries its description and preconditions;
 //! [`transform`] also names the code halves of `spring-security-6.yml`,
-//! `spring-framework-6.yml`, `spring-batch-5.yml`, `springfox-to-springdoc.yml`, `spring-boot-3-libraries.yml`, `deprecated-jdk-renames.yml`, `removed-jdk-apis.yml`, `base64-from-sun-misc.yml` and `bigdecimal-rounding-mode.yml`.
+//! `spring-framework-6.yml`, `spring-batch-5.yml`, `springfox-to-springdoc.yml`, `spring-boot-3-libraries.yml`, `deprecated-jdk-renames.yml`, `removed-jdk-apis.yml`, `base64-from-sun-misc.yml`, `bigdecimal-rounding-mode.yml` and `awt-swing-renames.yml`.
 
 pub mod lookup_factories;
 pub mod pattern_instanceof;
@@ -51,6 +51,7 @@ pub fn transform(name: &str) -> Option<Transform> {
                 .then(src, |t| super::sax1_handlers::rewrite(t, types))
         }),
         "bigdecimal-rounding-holders" => Some(super::rounding_mode_holders::rewrite),
+        "input-modifier-holders" => Some(super::input_modifier_holders::rewrite),
         _ => None,
     }
 }
