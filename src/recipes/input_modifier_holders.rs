@@ -20,9 +20,9 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits;
-use super::java_types::{Project, Scope, mentions, visit_calls};
+use super::java_types::{Project, Scope, local_initialized_by, mentions_within, visit_calls};
 use crate::edit::Edit;
-use crate::java_syntax::{ancestors, field_text, named_children, text};
+use crate::java_syntax::{field_text, named_children, text};
 
 const EVENTS: [&str; 4] = [
     "java.awt.event.InputEvent",
@@ -69,26 +69,17 @@ fn holder(call: Node, src: &str, scope: &Scope) -> Option<Vec<Edit>> {
     {
         return None;
     }
-    let declarator = call
-        .parent()
-        .filter(|d| d.kind() == "variable_declarator")?;
-    let declaration = declarator
-        .parent()
-        .filter(|d| d.kind() == "local_variable_declaration")?;
+    let (declarator, declaration) = local_initialized_by(call)?;
     let block = declaration.parent()?;
     if field_text(declaration, "type", src) != "int" {
         return None;
     }
     let name = declarator.child_by_field_name("name")?;
-    let root = ancestors(block).last()?;
     let mut edits = vec![Edit::replace(
         call.child_by_field_name("name")?.byte_range(),
         "getModifiersEx",
     )];
-    for mention in mentions(root, name, src) {
-        if mention.end_byte() <= block.start_byte() || block.end_byte() <= mention.start_byte() {
-            continue;
-        }
+    for mention in mentions_within(block, name, src) {
         let mask = tested_mask(mention, src, scope, key_event)?;
         let field = mask.child_by_field_name("field")?;
         let down = text(field, src).replace("_MASK", "_DOWN_MASK");

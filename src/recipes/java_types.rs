@@ -50,6 +50,27 @@ pub fn mentions<'t>(root: Node<'t>, name: Node<'t>, src: &str) -> Vec<Node<'t>> 
     out
 }
 
+/// The mentions of the variable `name` declares that lie inside `block` (its scope).
+pub fn mentions_within<'t>(block: Node<'t>, name: Node<'t>, src: &str) -> Vec<Node<'t>> {
+    let root = java_syntax::ancestors(block).last().unwrap_or(block);
+    mentions(root, name, src)
+        .into_iter()
+        .filter(|m| block.start_byte() <= m.start_byte() && m.end_byte() <= block.end_byte())
+        .collect()
+}
+
+/// The local variable `value` initializes (`T name = value;`): its declarator and its
+/// declaration.
+pub fn local_initialized_by(value: Node) -> Option<(Node, Node)> {
+    let declarator = value
+        .parent()
+        .filter(|d| d.kind() == "variable_declarator")?;
+    let declaration = declarator
+        .parent()
+        .filter(|d| d.kind() == "local_variable_declaration")?;
+    Some((declarator, declaration))
+}
+
 /// What a file declares and imports, for resolving the names it uses.
 pub struct Scope<'a> {
     src: &'a str,

@@ -22,7 +22,7 @@ use tree_sitter::Node;
 
 use super::FileResult;
 use super::java_rules::apply_code_edits_dropping;
-use super::java_types::{Project, mentions, visit_calls};
+use super::java_types::{Project, local_initialized_by, mentions, mentions_within, visit_calls};
 use crate::edit::{Edit, deletion_span};
 use crate::java_syntax::{self, ancestors, field_text, has_modifier, named_children, text};
 
@@ -116,25 +116,15 @@ fn dead_statements<'t>(call: Node<'t>, src: &str) -> Vec<Node<'t>> {
         return vec![guard];
     }
     let local = || -> Option<Vec<Node<'t>>> {
-        let declarator = call
-            .parent()
-            .filter(|d| d.kind() == "variable_declarator")?;
-        let declaration = declarator
-            .parent()
-            .filter(|d| d.kind() == "local_variable_declaration")?;
+        let (declarator, declaration) = local_initialized_by(call)?;
         let block = declaration.parent().filter(|b| b.kind() == "block")?;
         let name = declarator.child_by_field_name("name")?;
         let declarators = named_children(declaration)
             .into_iter()
             .filter(|n| n.kind() == "variable_declarator")
             .count();
-        let root = ancestors(block).last().unwrap_or(block);
         let mut statements = vec![declaration];
-        for mention in mentions(root, name, src) {
-            if mention.end_byte() <= block.start_byte() || block.end_byte() <= mention.start_byte()
-            {
-                continue;
-            }
+        for mention in mentions_within(block, name, src) {
             // In a guard on this local (its condition or its body), or the local is kept.
             let guard = ancestors(mention)
                 .take_while(|a| a.id() != block.id())
