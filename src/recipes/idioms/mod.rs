@@ -26,7 +26,7 @@ pub fn transform(name: &str) -> Option<Transform> {
     match name {
         "pattern-instanceof" => Some(|src, _| pattern_instanceof::rewrite(src)),
         "switch-expressions" => Some(|src, _| switch_expressions::rewrite(src)),
-        "text-blocks" => Some(|src, _| text_blocks::rewrite(src)),
+        "text-blocks" => Some(text_blocks::rewrite),
         "lookup-factories" => Some(|src, _| lookup_factories::rewrite(src)),
         "sequenced-reversed-copies" => Some(reversed_copies::rewrite),
         "spring-security-6" => Some(|src, _| super::spring_security::rewrite(src)),

@@ -1,4 +1,4 @@
-//! A reversed copy made only to be iterated becomes the list's reversed view (Java 21):
+//! A reversed copy made only to be iterated becomes the collection's reversed view (Java 21):
 //!
 //! ```java
 //! List<String> copy = new ArrayList<>(frames);
@@ -10,7 +10,8 @@
 //! runs where the copy was taken before it, so this applies only where nothing can tell:
 //! the copy is a local named nowhere else, the statements between the reversal and the loop
 //! only declare locals without calling anything, the source is a variable typed as a JDK
-//! list, and the loop's body neither names it nor calls a method of this object.
+//! sequenced collection (a list, a deque, a linked or sorted set), and the loop's body neither
+//! names it nor calls a method of this object.
 
 use tree_sitter::Node;
 
@@ -20,12 +21,26 @@ use crate::recipes::FileResult;
 use crate::recipes::java_rules::apply_code_edits_dropping;
 use crate::recipes::java_types::{Project, Scope, visit_calls};
 
-const LISTS: [&str; 5] = [
+/// The JDK's sequenced collections (Java 21): each has `reversed()`, a view in the reverse of
+/// the order its iterator, and so a copy, walks.
+const SEQUENCED: [&str; 17] = [
+    "java.util.SequencedCollection",
     "java.util.List",
     "java.util.ArrayList",
     "java.util.LinkedList",
     "java.util.Vector",
+    "java.util.Stack",
     "java.util.concurrent.CopyOnWriteArrayList",
+    "java.util.Deque",
+    "java.util.ArrayDeque",
+    "java.util.concurrent.LinkedBlockingDeque",
+    "java.util.concurrent.ConcurrentLinkedDeque",
+    "java.util.SequencedSet",
+    "java.util.LinkedHashSet",
+    "java.util.SortedSet",
+    "java.util.NavigableSet",
+    "java.util.TreeSet",
+    "java.util.concurrent.ConcurrentSkipListSet",
 ];
 
 pub fn rewrite(src: &str, project: &Project) -> FileResult {
@@ -99,7 +114,7 @@ fn reversed_view(call: Node, src: &str, scope: &Scope) -> Option<Vec<Edit>> {
             .iter()
             .any(|n| n.kind() == "class_body")
         && source.kind() == "identifier"
-        && LISTS.iter().any(|l| scope.denotes(source, l))
+        && SEQUENCED.iter().any(|l| scope.denotes(source, l))
         && value.kind() == "identifier"
         && text(value, src) == name;
     if !fits {

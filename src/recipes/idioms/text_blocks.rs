@@ -4,32 +4,84 @@
 //! The string is kept to the character: escapes stay escapes (only `\n` becomes a real
 //! line break), a line's last trailing space becomes `\s` (a text block strips trailing
 //! blanks), and the closing delimiter sits where incidental-indentation stripping removes
-//! exactly the indentation added here. Concatenations with other operands, comments
-//! between the parts, or parts that do not end at line breaks are left alone.
+//! exactly the indentation added here. Concatenations with comments between the parts, or
+//! parts that do not end at line breaks, are left alone.
+//!
+//! A concatenation written over several lines that also joins values
+//! (`"<b>" + name + "</b>\n" +`) becomes a text block with `%s` in their places and
+//! `.formatted(name, ..)`, where each source line ends in a literal ending in `\n` and each
+//! value is typed (in the file) as a `String`, a primitive or a boxed primitive: `%s` formats
+//! those as string conversion does (`String.valueOf`, `null` as "null"); an object of any
+//! other type might be `Formattable`, which `%s` asks to format itself.
 
 use tree_sitter::Node;
 
 use crate::edit::{Edit, indent_at, line_ending};
-use crate::java_syntax::text;
+use crate::java_syntax::{self, text};
 use crate::recipes::FileResult;
+use crate::recipes::java_types::{Project, Scope};
 
-pub fn rewrite(src: &str) -> FileResult {
+/// The types `%s` formats exactly as string concatenation converts them.
+const PLAIN_VALUES: [&str; 17] = [
+    "java.lang.String",
+    "boolean",
+    "char",
+    "byte",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "java.lang.Boolean",
+    "java.lang.Character",
+    "java.lang.Byte",
+    "java.lang.Short",
+    "java.lang.Integer",
+    "java.lang.Long",
+    "java.lang.Float",
+    "java.lang.Double",
+];
+
+pub fn rewrite(src: &str, project: &Project) -> FileResult {
+    let mut scope: Option<Scope> = None;
     super::rewrite_nodes(src, "text-blocks", |n, rw| {
         if !is_concat(n) || n.parent().is_some_and(is_concat) {
             return;
         }
-        let mut parts = Vec::new();
-        if !literal_parts(n, src, &mut parts) || parts.len() < 2 {
+        let mut operands = Vec::new();
+        if !chain_operands(n, &mut operands) || operands.len() < 2 {
             return;
         }
-        if let Some(block) = text_block(&parts, src, n.start_byte()) {
-            rw.changes.push(format!(
+        let literals: Option<Vec<&str>> = operands.iter().map(|&o| literal_body(o, src)).collect();
+        let (block, values) = match literals {
+            Some(parts) => match text_block(&parts, src, n.start_byte()) {
+                Some(block) => (block, 0),
+                None => return,
+            },
+            None => {
+                let scope = scope.get_or_insert_with(|| {
+                    let root = java_syntax::ancestors(n).last().unwrap_or(n);
+                    Scope::new(root, src).in_project(project)
+                });
+                match formatted_block(&operands, src, scope, n.start_byte()) {
+                    Some(found) => found,
+                    None => return,
+                }
+            }
+        };
+        rw.changes.push(match values {
+            0 => format!(
                 "text-blocks: line {}: {} concatenated literals -> text block",
                 n.start_position().row + 1,
-                parts.len()
-            ));
-            rw.edits.push(Edit::replace(n.byte_range(), block));
-        }
+                operands.len()
+            ),
+            v => format!(
+                "text-blocks: line {}: {} concatenated literals and values -> text block formatted with {v} value(s)",
+                n.start_position().row + 1,
+                operands.len() - v
+            ),
+        });
+        rw.edits.push(Edit::replace(n.byte_range(), block));
     })
 }
 
@@ -39,27 +91,89 @@ fn is_concat(n: Node) -> bool {
             .is_some_and(|o| o.kind() == "+")
 }
 
-/// The raw bodies (between the quotes) of a `+` chain made only of plain string literals.
-fn literal_parts<'s>(n: Node, src: &'s str, out: &mut Vec<&'s str>) -> bool {
-    if is_concat(n) {
-        let mut c = n.walk();
-        if n.children(&mut c).any(|k| k.kind().contains("comment")) {
-            return false;
-        }
-        return match (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-        ) {
-            (Some(l), Some(r)) => literal_parts(l, src, out) && literal_parts(r, src, out),
-            _ => false,
-        };
+/// The operands of a `+` chain, left to right; false when a comment sits between them.
+fn chain_operands<'t>(n: Node<'t>, out: &mut Vec<Node<'t>>) -> bool {
+    if !is_concat(n) {
+        out.push(n);
+        return true;
     }
-    let t = text(n, src);
-    if n.kind() != "string_literal" || t.starts_with("\"\"\"") || t.len() < 2 {
+    let mut c = n.walk();
+    if n.children(&mut c).any(|k| k.kind().contains("comment")) {
         return false;
     }
-    out.push(&t[1..t.len() - 1]);
-    true
+    match (
+        n.child_by_field_name("left"),
+        n.child_by_field_name("right"),
+    ) {
+        (Some(l), Some(r)) => chain_operands(l, out) && chain_operands(r, out),
+        _ => false,
+    }
+}
+
+/// The raw body (between the quotes) of a plain string literal.
+fn literal_body<'s>(n: Node, src: &'s str) -> Option<&'s str> {
+    let t = text(n, src);
+    (n.kind() == "string_literal" && !t.starts_with("\"\"\"") && t.len() >= 2)
+        .then(|| &t[1..t.len() - 1])
+}
+
+/// The `.formatted(..)` text block for a chain of literals and plain values written one line
+/// of text per source line, and the number of values; None when the chain is not so written,
+/// a value's type is not known to be plain, or a literal holds a `\u` escape (it may spell
+/// a `%`).
+fn formatted_block(
+    operands: &[Node],
+    src: &str,
+    scope: &Scope,
+    at: usize,
+) -> Option<(String, usize)> {
+    // The first operand is a String, so every `+` of the chain concatenates.
+    let first = operands[0];
+    if literal_body(first, src).is_none() && !scope.denotes(first, "java.lang.String") {
+        return None;
+    }
+    let mut lines = vec![String::new()];
+    let mut values = Vec::new();
+    let mut line_breaks = 0;
+    for (i, &operand) in operands.iter().enumerate() {
+        let body = literal_body(operand, src);
+        match body {
+            Some(body) if !body.contains("\\u") => {
+                lines.last_mut()?.push_str(&body.replace('%', "%%"))
+            }
+            Some(_) => return None,
+            None if PLAIN_VALUES.iter().any(|t| is_typed(scope, operand, t)) => {
+                lines.last_mut()?.push_str("%s");
+                values.push(text(operand, src));
+            }
+            None => return None,
+        }
+        let next = operands.get(i + 1);
+        if next.is_some_and(|n| n.start_position().row > operand.end_position().row) {
+            if !body.is_some_and(ends_with_newline_escape) {
+                return None;
+            }
+            line_breaks += 1;
+            lines.push(String::new());
+        }
+    }
+    if values.is_empty() || line_breaks == 0 {
+        return None;
+    }
+    let parts: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let block = text_block(&parts, src, at)?;
+    Some((
+        format!("{block}.formatted({})", values.join(", ")),
+        values.len(),
+    ))
+}
+
+/// Whether the file types `value` as `ty`: a JDK class, or a primitive as written.
+fn is_typed(scope: &Scope, value: Node, ty: &str) -> bool {
+    if ty.contains('.') {
+        return scope.denotes(value, ty);
+    }
+    scope.type_of(value).is_some_and(|t| t.trim() == ty)
 }
 
 /// The text block for these literal bodies, or None when the parts do not each end at a
@@ -237,7 +351,7 @@ mod tests {
 
     fn convert(expr: &str) -> String {
         let src = format!("class A {{\n  String s = {expr};\n}}\n");
-        let out = rewrite(&src).text.expect("rewritten");
+        let out = rewrite(&src, &Project::default()).text.expect("rewritten");
         let start = out.find("= ").unwrap() + 2;
         let end = out.rfind(';').unwrap();
         out[start..end].to_string()
@@ -281,9 +395,27 @@ mod tests {
             r#""a\n" + name + "b\n""#,
             r#""a, " + "b\n" + "c\n""#,
             r#""single\n""#,
+            // A value on a line of its own, a line not ending in a line break, an object
+            // that may be Formattable, numbers added before the first string, a `\u` escape.
+            "\"a\\n\" +\n name +\n \"b\\n\"",
+            "\"a \" + name +\n \"b\\n\"",
+            "\"a \" + thing + \"\\n\" +\n \"b\\n\"",
+            "count + count + \"\\n\" +\n \"b\\n\"",
+            "\"\\u0025d \" + count + \"\\n\" +\n \"b\\n\"",
         ] {
-            let src = format!("class A {{ String name; String s = {expr}; }}");
-            assert_eq!(rewrite(&src).text, None, "{expr}");
+            let src =
+                format!("class A {{ String name; Object thing; int count; String s = {expr}; }}");
+            assert_eq!(rewrite(&src, &Project::default()).text, None, "{expr}");
         }
+    }
+
+    #[test]
+    fn values_joined_line_by_line_are_formatted_into_the_block() {
+        let src = "class A {\n  String page(String title, int n) {\n    return \"<h1>\" + title + \"</h1>\\n\" +\n      \"<p>\" + n + \"% done</p>\\n\";\n  }\n}\n";
+        let out = rewrite(src, &Project::default()).text.expect("rewritten");
+        assert!(
+            out.contains("    return \"\"\"\n        <h1>%s</h1>\n        <p>%s%% done</p>\n        \"\"\".formatted(title, n);"),
+            "{out}"
+        );
     }
 }
