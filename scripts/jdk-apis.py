@@ -53,7 +53,7 @@ CLASSES = [
     (r"java\.lang\.ThreadGroup\.(setDaemon|destroy)\(", "F", f"{J20}/thread-group-no-op-statement (target 21: a statement, in a file not reading isDaemon(), dropped - it does nothing since 19; else, and on 17, detected: {R}/thread-stop, thread-group-daemon)"),
     (r"java\.lang\.ThreadGroup\.(isDaemon|isDestroyed)", "D", f"{R}/thread-group-daemon"),
     (r"java\.lang\.ThreadGroup\.allowThreadSuspension", "F", f"{R}/thread-group-allow-suspension-statement (a statement on a name dropped: the VM never read the flag; else detected)"),
-    (r"java\.lang\.ThreadDeath", "F", f"{J20}/thread-death-rethrow (target 21: a handler that only rethrows it ahead of another catch or a finally goes, the JDK throws none since 20; else detected: {J18}/thread-death, targets 18+)"),
+    (r"java\.lang\.ThreadDeath", "F", f"{J20}/thread-death-handler (target 21: a handler beside another catch or a finally goes, the JDK throws none since 20, where the project makes or extends none; else detected: {J18}/thread-death, targets 18+)"),
     (r"java\.lang\.String\.(formatted|stripIndent|translateEscapes)", "I", "preview API in 13 (for-removal marks preview), final in 15: not in Java 8 code"),
     (r"java\.lang\.(invoke\.ConstantBootstraps|reflect\.Modifier)\(\)|javax\.tools\.ToolProvider\(\)|java\.net\.URLDecoder\(\)|javax\.management\.relation\.RoleStatus\(\)", "F", f"{D}/utility-class-instance-call (a static method called through a new instance is called on the class; an instance kept: {D}/utility-class-instance)"),
     (r"java\.lang\.invoke\.MethodHandles\.Lookup\.hasPrivateAccess", "I", "added in 9: not in Java 8 code"),
