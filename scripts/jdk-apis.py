@@ -336,6 +336,7 @@ OLDER = [
     ("java.util.logging.Logger", "Logger.global -> getGlobal(); logrb(.., String bundle, ..) -> ResourceBundle overload", f"{D}/logger-global, logrb-bundle-name"),
     ("java.net.URLEncoder / URLDecoder", "encode/decode(String) -> (String, UTF_8)", f"{D}/url-*-default-charset"),
     ("java.net.HttpURLConnection", "HTTP_SERVER_ERROR -> HTTP_INTERNAL_ERROR", f"{D}/http-server-error"),
+    ("java.util.jar.Attributes.Name", "EXTENSION_INSTALLATION, IMPLEMENTATION_VENDOR_ID, IMPLEMENTATION_URL -> new Attributes.Name of the same text (equal and hashed alike; compared by identity left alone)", f"{D}/jar-attribute-name-*"),
     ("java.awt.image.renderable.RenderContext", "concetenateTransform -> concatenateTransform (which calls it)", f"{D}/render-context-concatenate"),
     ("java.awt.event.KeyEvent", "KeyEvent(source, id, when, modifiers, keyCode) -> (.., keyCode, (char) keyCode), the char it passed", f"{D}/key-event-without-char"),
     ("javax.management.monitor", "Monitor.getObservedObject() -> firstObserved(m), the first observed object or null; the monitors' getDerivedGauge(), getDerivedGaugeTimeStamp() and getThreshold() -> the ObjectName overload for firstObserved(m); setObservedObject(o) -> observeOnly(m, o); CounterMonitor.setThreshold -> setInitThreshold", f"{D}/monitor-observed-object, monitor-first-observed-value, monitor-set-observed-object, counter-monitor-set-threshold"),
