@@ -67,7 +67,7 @@ CLASSES = [
     (r"sun\.misc\.Unsafe\.defineClass", "D", f"{R}/unsafe-define-class"),
     (r"sun\.reflect\.", "D", f"{R}/sun-reflect"),
     # java.math, java.util
-    (r"java\.math\.BigDecimal", "F", "bigdecimal-rounding-mode (constant arguments, and a private or local int holding one used only as such; other uses detected)"),
+    (r"java\.math\.BigDecimal", "F", "bigdecimal-rounding-mode (constant arguments, and a private or local int holding one used only as such, or a static final one every other file reads only as such; other uses detected)"),
     (r"java\.util\.Locale\(", "F", f"{J20}/locale-of (target 21)"),
     (r"java\.util\.(Observable|Observer)", "D", f"{R}/observable (guidance: PropertyChangeSupport or Flow; no drop-in)"),
     (r"java\.util\.concurrent\.Executors\.privileged", "F", f"{R}/privileged-callable (the callable itself), privileged-callable-current-loader (a helper swapping in the wrapping thread's context class loader, as the old callable did), privileged-thread-factory (a helper keeping the context class loader); in a file naming SecurityManager detected: {R}/privileged-executors"),

@@ -159,7 +159,7 @@ fn conformance_suite() {
     files.sort();
     let (mut cases, mut failures) = (0, Vec::new());
     let mut to_compile: Vec<(String, String, String)> = Vec::new();
-    let mut on_jdk: Vec<(String, String, String, [u32; 2])> = Vec::new();
+    let mut on_jdk: Vec<OnJdk> = Vec::new();
     let mut tests_judged = 0;
     for file in &files {
         let suite: Suite = serde_saphyr::from_str(&std::fs::read_to_string(file).unwrap())
@@ -201,7 +201,13 @@ fn conformance_suite() {
                 to_compile.push((label.clone(), case.before.clone(), output.clone()));
             }
             if let Some(releases) = case.javac_release {
-                on_jdk.push((label.clone(), case.before.clone(), output.clone(), releases));
+                on_jdk.push(OnJdk {
+                    label: label.clone(),
+                    before: case.before.clone(),
+                    after: output.clone(),
+                    releases,
+                    project: case.project.clone(),
+                });
             }
             let second = if !junit_across_files {
                 run(&registry, &suite.recipe, kind, &output, case)
@@ -310,9 +316,20 @@ fn javac_with(
     }
 }
 
+/// A case compiled on the JDK releases it names, with the other files of its project.
+struct OnJdk {
+    label: String,
+    before: String,
+    after: String,
+    releases: [u32; 2],
+    project: BTreeMap<String, String>,
+}
+
 /// Each case's `before` with `javac --release` its first release, its output with the
-/// second, on the oldest installed JDK that accepts each (`uplift::build::jdk::choose`).
-fn compile_on_jdk_releases(cases: &[(String, String, String, [u32; 2])]) -> Vec<String> {
+/// second, on the oldest installed JDK that accepts each (`uplift::build::jdk::choose`),
+/// each together with the case's other project files, so a change one file's migration
+/// makes for the others (a retyped shared constant, say) is compiled where they read it.
+fn compile_on_jdk_releases(cases: &[OnJdk]) -> Vec<String> {
     if cases.is_empty() {
         return Vec::new();
     }
@@ -321,11 +338,12 @@ fn compile_on_jdk_releases(cases: &[(String, String, String, [u32; 2])]) -> Vec<
     let failures = cases
         .par_iter()
         .enumerate()
-        .flat_map(|(i, (label, before, after, releases))| {
+        .flat_map(|(i, case)| {
+            let label = &case.label;
             let mut failures = Vec::new();
             for (which, source, release) in [
-                ("before", before, releases[0]),
-                ("after", after, releases[1]),
+                ("before", &case.before, case.releases[0]),
+                ("after", &case.after, case.releases[1]),
             ] {
                 let Some((jdk, None)) = jdk::choose(&jdks, Some(release)) else {
                     failures.push(format!(
@@ -337,10 +355,16 @@ fn compile_on_jdk_releases(cases: &[(String, String, String, [u32; 2])]) -> Vec<
                 std::fs::create_dir_all(&dir).unwrap();
                 let file = dir.join(format!("{}.java", class_name(source)));
                 std::fs::write(&file, source).unwrap();
+                let mut files = vec![file];
+                for (path, text) in &case.project {
+                    let other = dir.join("project").join(path);
+                    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+                    std::fs::write(&other, text).unwrap();
+                    files.push(other);
+                }
                 let release_arg = release.to_string();
                 let javac = jdk.home.join("bin/javac");
-                if let Err(e) =
-                    javac_with(&javac, &["--release", &release_arg], &dir, None, &[file])
+                if let Err(e) = javac_with(&javac, &["--release", &release_arg], &dir, None, &files)
                 {
                     failures.push(format!(
                         "{label}: {which} does not compile with javac {} --release {release}:\n{e}",

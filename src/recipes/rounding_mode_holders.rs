@@ -17,6 +17,10 @@
 //! `RoundingMode.X`'s old int, and the int overloads compute with `RoundingMode.valueOf(int)`,
 //! so the result is the same (`RoundingMode.valueOf(holder)` becomes the holder). Any other
 //! use (arithmetic, another call, an assignment) leaves the variable to the rule's detector.
+//! A `static final` field of a top-level class is a holder too where every other file of the
+//! project that says its name reads it as `Owner.NAME` in such a rounding argument: those
+//! calls take the `RoundingMode` overloads with no edit of their own. (Code outside the
+//! repository reading it as an `int` would have to change; the change line says so.)
 //! A single static import of a constant no use is left of goes. The code half of
 //! `bigdecimal-rounding-mode`.
 
@@ -52,6 +56,8 @@ struct Holder<'t> {
     values: Vec<Node<'t>>,
     /// Every other mention of its name (`this.name` as a whole).
     reads: Vec<Node<'t>>,
+    /// A static final field other files may read, when it is one.
+    shared: bool,
 }
 
 pub fn rewrite(src: &str, project: &Project) -> FileResult {
@@ -68,7 +74,9 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
     java_syntax::walk(root, |decl| {
         if let Some(h) = holder(decl, root, src, &|name| {
             project.only_file_naming(scope.package(), name, src)
-        }) {
+        }) && (!h.shared
+            || read_elsewhere_as_modes(decl, text(h.name, src), &scope, src, project))
+        {
             holders.push(h);
         }
     });
@@ -91,9 +99,14 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
             }
         }
         result.changes.push(format!(
-            "line {}: int {} holding BigDecimal.ROUND_* -> RoundingMode",
+            "line {}: int {} holding BigDecimal.ROUND_* -> RoundingMode{}",
             h.name.start_position().row + 1,
             text(h.name, src),
+            if h.shared {
+                " (other files read it only as a rounding mode; code outside the repository reading it as an int must change too)"
+            } else {
+                ""
+            }
         ));
     }
     if edits.is_empty() {
@@ -129,7 +142,8 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
 /// The `int` local, private field or parameter of a private method or constructor that
 /// `decl` declares alone, with its values and reads; None for anything else. A
 /// package-private callee counts as private where `only_here` says no other file of the
-/// package names it and no other class of this file declares a member of its name.
+/// package names it and no other class of this file declares a member of its name. A
+/// static final field of a top-level class is a holder too, `shared` with other files.
 fn holder<'t>(
     decl: Node<'t>,
     root: Node<'t>,
@@ -140,9 +154,10 @@ fn holder<'t>(
         java_syntax::modifiers_of(d)
             .is_some_and(|m| text(m, src).split_whitespace().any(|w| w == "private"))
     };
+    let shared = decl.kind() == "field_declaration" && !private(decl);
     let (ty, name, given) = match decl.kind() {
         "local_variable_declaration" | "field_declaration" => {
-            if decl.kind() == "field_declaration" && !private(decl) {
+            if shared && !static_final_of_top_level(decl, src) {
                 return None;
             }
             let mut c = decl.walk();
@@ -192,11 +207,69 @@ fn holder<'t>(
         .into_iter()
         .chain(stores.iter().filter_map(|u| assigned_value(*u, src)))
         .collect();
-    (!values.is_empty() && !reads.is_empty()).then_some(Holder {
+    (!values.is_empty() && (shared || !reads.is_empty())).then_some(Holder {
         ty,
         name,
         values,
         reads,
+        shared,
+    })
+}
+
+/// Whether the field `decl` declares is `static final` and a member of a top-level class.
+fn static_final_of_top_level(decl: Node, src: &str) -> bool {
+    let modifiers = java_syntax::modifiers_of(decl).map_or("", |m| text(m, src));
+    let words: Vec<&str> = modifiers.split_whitespace().collect();
+    words.contains(&"static")
+        && words.contains(&"final")
+        && decl.parent().and_then(|b| b.parent()).is_some_and(|c| {
+            c.kind() == "class_declaration" && c.parent().is_some_and(|p| p.kind() == "program")
+        })
+}
+
+/// Whether every other file of the project that says the shared field's `name` reads it
+/// only as `Owner.name`, the rounding argument of a `BigDecimal` call: such a call takes the
+/// `RoundingMode` overload once the field is one, with no edit there.
+fn read_elsewhere_as_modes(
+    decl: Node,
+    name: &str,
+    scope: &Scope,
+    src: &str,
+    project: &Project,
+) -> bool {
+    let Some(class) = java_syntax::ancestors(decl).find(|c| c.kind() == "class_declaration") else {
+        return false;
+    };
+    let owner = match (scope.package(), field_text(class, "name", src)) {
+        ("", class) => class.to_string(),
+        (package, class) => format!("{package}.{class}"),
+    };
+    let Some(others) = project.other_files_naming(name, src) else {
+        return false;
+    };
+    others.iter().all(|(_, other)| {
+        let Some(parsed) = java_syntax::parse_clean(other) else {
+            return false;
+        };
+        let root = parsed.tree.root_node();
+        let theirs = Scope::new(root, other).in_project(project);
+        let mut as_modes = true;
+        java_syntax::walk(root, |n| {
+            if n.kind() != "identifier" || text(n, other) != name {
+                return;
+            }
+            as_modes &= n.parent().is_some_and(|read| {
+                read.kind() == "field_access"
+                    && read
+                        .child_by_field_name("field")
+                        .is_some_and(|f| f.id() == n.id())
+                    && read
+                        .child_by_field_name("object")
+                        .is_some_and(|o| theirs.denotes(o, &owner))
+                    && rounding_argument(read, &theirs, other)
+            });
+        });
+        as_modes
     })
 }
 

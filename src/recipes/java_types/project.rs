@@ -60,22 +60,30 @@ impl<'t> Project<'t> {
     /// then a member only visible in the package is used only in `file`. False where the
     /// project's files are not known.
     pub fn only_file_naming(&self, package: &str, word: &str, file: &str) -> bool {
+        self.other_files_naming(word, file)
+            .is_some_and(|others| others.iter().all(|(p, _)| *p != package))
+    }
+
+    /// The project's files but `file` that say `word`, each with its package; None where the
+    /// project's files are not known.
+    pub fn other_files_naming(&self, word: &str, file: &str) -> Option<Vec<(&str, &'t str)>> {
         if self.sources.is_empty() {
-            return false;
+            return None;
         }
         let files = self
             .files
             .get_or_init(|| self.sources.iter().map(|s| top_level(s)).collect());
         let (_, own) = top_level(file);
-        let Ok(named) = regex::Regex::new(&format!(r"\b{}\b", regex::escape(word))) else {
-            return false;
-        };
+        let named = regex::Regex::new(&format!(r"\b{}\b", regex::escape(word))).ok()?;
         // A file declaring this file's types is this file, as another pass left it.
-        !self
-            .sources
-            .iter()
-            .zip(files)
-            .any(|(src, (p, types))| p == package && *types != own && named.is_match(src))
+        Some(
+            self.sources
+                .iter()
+                .zip(files)
+                .filter(|(src, (_, types))| *types != own && named.is_match(src))
+                .map(|(src, (p, _))| (p.as_str(), *src))
+                .collect(),
+        )
     }
 
     /// Whether some file of the project may say `word`: one does, or the project's files
