@@ -40,7 +40,7 @@ CLASSES = [
     (r"class java\.lang\.Compiler$", "F", f"{D}/compiler-call-statement, compiler-compile-false, compiler-command-null (statements dropped, answers the constants they always were; a computed argument detected)"),
     (r"java\.lang\.Enum\.finalize", "I", "final: no code overrides or calls it"),
     (r"java\.(io\.File(Input|Output)Stream|util\.zip\.(ZipFile|Inflater|Deflater))\.finalize\(\)$", "F", f"{D}/stream-finalize-call*, zip-codec-finalize-call* (a call of their finalize() -> close() / end(); an override detected: {R}/finalize-override, one only calling super.finalize() dropped: {D}/finalize-only-super)"),
-    (r"\.finalize\(\)$", "D", f"{R}/finalize-override (an override and its super.finalize(); one that only calls super.finalize() is dropped: {D}/finalize-only-super)"),
+    (r"\.finalize\(\)$", "D", f"{R}/finalize-override (an override and its super.finalize(); one that only calls super.finalize(), or only prints or logs a warning before it, is dropped: {D}/finalize-only-super, finalize-only-reports)"),
     (r"java\.lang\.System\.getSecurityManager", "F", f"security_manager_checks.rs (code half of {R}: an `if (sm != null)` guard without else, its local and a permission only it named are dropped where no project file calls setSecurityManager; other uses detected: {R}/security-manager)"),
     (r"java\.lang\.System\.setSecurityManager", "D", f"{R}/security-manager"),
     (r"java\.lang\.SecurityManager", "D", f"{R}/security-manager-subclass"),
