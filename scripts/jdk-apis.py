@@ -142,7 +142,7 @@ CLASSES = [
     (r"javax\.xml\.bind\.JAXBContext\.createValidator", "I", "JAXB 1 validation: still deprecated in the jaxb-api jar the pom gets back"),
     (r"javax\.(xml\.bind|activation|annotation)\.", "F", "Java EE modules removed in 11: API dependencies added (dependencies.rs) or moved to Jakarta"),
     (r"javax\.(jws|xml\.ws|xml\.soap)\.", "I", "JAX-WS left in 11: moved only with the javax -> jakarta migration (jakarta.yml)"),
-    (r"javax\.naming\.Context\.APPLET", "I", "rare: a JNDI environment key for applets"),
+    (r"javax\.naming\.Context\.APPLET", "F", f"{D}/jndi-applet-put, jndi-applet-put-if-present (putting it in an environment, which the initial context ignores, goes: a plain value, alone or under an if testing it against null; other uses ignored, the key being inert)"),
     (r"java\.applet\.|javax\.swing\.JApplet|java\.beans\.(AppletInitializer|Beans\.instantiate)|RepaintManager\.addDirtyRegion\(java\.applet", "D", f"{R}/applet (the import of java.applet, JApplet or AppletInitializer)"),
     (r"java\.awt\.Component\.getPeer\(", "F", "awt-swing-renames/components-peer-present, components-peer-absent (tested against null: JDK 8's isDisplayable() was exactly that test; other uses fail to compile and are reported)"),
     (r"javax\.swing\.text\.JTextComponent\.(viewToModel|modelToView)\(", "F", "awt-swing-renames/text-view-to-model, text-model-to-view (viewToModel2D of the same point; modelToView2D's bounds through a viewRectangle helper keeping null)"),
