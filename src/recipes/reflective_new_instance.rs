@@ -1,13 +1,17 @@
 //! `Class.newInstance()` (deprecated in 9) inside a `try` that catches exactly the old
 //! checked exceptions. `getDeclaredConstructor().newInstance()` also throws
-//! `NoSuchMethodException` and `InvocationTargetException`, so the handler is extended to
-//! keep the file compiling and the failure handled the same way:
+//! `NoSuchMethodException`, and wraps what the constructor throws in
+//! `InvocationTargetException`, where `Class.newInstance()` threw it as it was. So the try
+//! keeps compiling and every failure reaches the handler it reached before:
 //!
+//! * a `catch (InvocationTargetException e)` goes ahead of the handlers, rethrowing the
+//!   constructor's unchecked exception (a checked one, which `Class.newInstance()` threw
+//!   undeclared, in an `UndeclaredThrowableException`, as the helper below does);
 //! * `catch (InstantiationException | IllegalAccessException e)` gains
-//!   `| NoSuchMethodException | InvocationTargetException`;
+//!   `| NoSuchMethodException`;
 //! * separate `catch (InstantiationException e) {..} catch (IllegalAccessException e) {..}`
-//!   are followed by `catch (NoSuchMethodException | InvocationTargetException e) {..}` with
-//!   the `IllegalAccessException` handler's body.
+//!   are followed by `catch (NoSuchMethodException e) {..}` with the
+//!   `IllegalAccessException` handler's body.
 //!
 //! Outside a `try`, a method declaring `throws InstantiationException, IllegalAccessException`
 //! gains `, NoSuchMethodException, InvocationTargetException` where no caller can break: one
@@ -35,15 +39,15 @@ use super::FileResult;
 use super::java_rules::apply_code_edits;
 use super::java_types::{Project, visit_calls};
 use super::static_helper::Helper;
-use crate::edit::Edit;
+use crate::edit::{self, Edit};
 use crate::java_syntax::{self, field_text, text};
-
-const NEW: &str = "NoSuchMethodException | InvocationTargetException";
 
 pub fn rewrite(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
     let mut extended: BTreeSet<usize> = BTreeSet::new();
+    // Whether a try gained the catch that unwraps the constructor's exceptions.
+    let mut unwrapping = false;
     let mut helper = Helper::new(&HELPER_LINES);
     let mut blocked = src.contains(HELPER);
     visit_calls(src, project, "newInstance", |n, scope| {
@@ -65,7 +69,9 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
         }
         let handler = match nearest_try(n) {
             Some(t) => handler_edit(t, src),
-            None => enclosing_method(n).and_then(|m| throws_edit(m, src)),
+            None => enclosing_method(n)
+                .and_then(|m| throws_edit(m, src))
+                .map(|e| vec![e]),
         };
         let Some(handler) = handler else {
             // Where a broad handler takes the new exceptions the rule rewrites the call in
@@ -80,8 +86,9 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
             "getDeclaredConstructor().",
         ));
         // One extension per try, however many calls it holds.
-        if extended.insert(handler.range.start) {
-            edits.push(handler);
+        if extended.insert(handler[0].range.start) {
+            unwrapping |= handler.len() > 1;
+            edits.extend(handler);
         }
         let line = n.start_position().row + 1;
         result.changes.push(format!(
@@ -92,6 +99,9 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
         return result;
     }
     let mut needed = BTreeSet::from(["java.lang.reflect.InvocationTargetException"]);
+    if unwrapping {
+        needed.insert("java.lang.reflect.UndeclaredThrowableException");
+    }
     if let Some(helper) = helper.edit() {
         edits.push(helper);
         needed.extend(HELPER_IMPORTS);
@@ -395,9 +405,12 @@ pub(super) fn catches<'t>(try_node: Node<'t>, src: &'t str) -> Vec<Catch<'t>> {
         .collect()
 }
 
-/// The edit that makes the try's handlers take the new exceptions, when they take exactly
-/// the old ones (a broader handler needs none; anything else is not ours to guess).
-fn handler_edit(try_node: Node, src: &str) -> Option<Edit> {
+/// The edits that make the try's handlers take the new exceptions, when they take exactly
+/// the old ones (a broader handler needs none; anything else is not ours to guess): a
+/// missing constructor goes to the `IllegalAccessException` handler, and a catch put ahead
+/// of them gives the constructor's own exceptions back as `Class.newInstance()` threw them,
+/// so they reach no handler they did not reach before.
+fn handler_edit(try_node: Node, src: &str) -> Option<Vec<Edit>> {
     let clauses = catches(try_node, src);
     let all: Vec<&str> = clauses
         .iter()
@@ -409,17 +422,55 @@ fn handler_edit(try_node: Node, src: &str) -> Option<Edit> {
     let access = clauses
         .iter()
         .find(|c| c.types.contains(&"IllegalAccessException"))?;
+    let unwrap = unwrapping_catch(try_node, clauses.first()?, src);
     if access.types.contains(&"InstantiationException") {
         // One multi-catch: extend its type list.
-        return Some(Edit::insert(
-            access.type_list.end_byte(),
-            format!(" | {NEW}"),
-        ));
+        return Some(vec![
+            unwrap,
+            Edit::insert(access.type_list.end_byte(), " | NoSuchMethodException"),
+        ]);
     }
     let body = access.clause.child_by_field_name("body")?;
     let last = clauses.last()?.clause;
-    Some(Edit::insert(
-        last.end_byte(),
-        format!(" catch ({NEW} {}) {}", access.parameter, text(body, src)),
-    ))
+    Some(vec![
+        unwrap,
+        Edit::insert(
+            last.end_byte(),
+            format!(
+                " catch (NoSuchMethodException {}) {}",
+                access.parameter,
+                text(body, src)
+            ),
+        ),
+    ])
+}
+
+/// `catch (InvocationTargetException e) {..} ` to go before `first`: the constructor's
+/// unchecked exceptions rethrown as they are, a checked one (which `Class.newInstance()`
+/// threw undeclared) in an `UndeclaredThrowableException`, as the helper does. It takes
+/// `first`'s parameter name, which no variable in scope there can clash with.
+fn unwrapping_catch(try_node: Node, first: &Catch, src: &str) -> Edit {
+    let indent = edit::indent_at(src, first.clause.start_byte());
+    // The file's own indentation step: the try's first statement's, past the try's.
+    let step = try_node
+        .child_by_field_name("body")
+        .and_then(|b| b.named_child(0))
+        .and_then(|s| edit::indent_at(src, s.start_byte()).strip_prefix(indent))
+        .filter(|step| !step.is_empty())
+        .unwrap_or("    ");
+    let inner = format!("{indent}{step}");
+    let eol = edit::line_ending(src);
+    let e = first.parameter;
+    let lines = [
+        format!("catch (InvocationTargetException {e}) {{"),
+        format!("{inner}if ({e}.getCause() instanceof RuntimeException) {{"),
+        format!("{inner}{step}throw (RuntimeException) {e}.getCause();"),
+        format!("{inner}}}"),
+        format!("{inner}if ({e}.getCause() instanceof Error) {{"),
+        format!("{inner}{step}throw (Error) {e}.getCause();"),
+        format!("{inner}}}"),
+        format!("{inner}throw new UndeclaredThrowableException({e}.getCause());"),
+        format!("{indent}}} "),
+    ];
+    Edit::insert(first.clause.start_byte(), lines.join(eol))
 }
