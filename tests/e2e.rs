@@ -843,7 +843,7 @@ fn removed_and_deprecated_jdk_apis_are_replaced_and_the_rest_named_for_a_human()
     assert!(!certs.contains("AccessController"), "{certs}");
     // What no recipe may rewrite is named with its file and line for a human.
     let text = run.report.to_string();
-    assert!(text.contains("thread-stop line 53"), "{text}");
+    assert!(text.contains("thread-stop line 54"), "{text}");
     // The builds' own javac warnings agree: many deprecations before, those two after.
     let tests = &run.report["tests"];
     let before = tests["deprecations_before"].as_array().unwrap();
@@ -853,12 +853,12 @@ fn removed_and_deprecated_jdk_apis_are_replaced_and_the_rest_named_for_a_human()
     assert!(
         after.len() == 2
             && after.iter().any(|w| {
-                w.starts_with("src/main/java/com/example/legacy/Legacy.java:[53,")
+                w.starts_with("src/main/java/com/example/legacy/Legacy.java:[54,")
                     && w.contains("stop()")
             })
             && after.iter().any(|w| {
                 // isSpace has no successor of the same meaning: kept (conformance names it).
-                w.starts_with("src/main/java/com/example/legacy/Legacy.java:[19,")
+                w.starts_with("src/main/java/com/example/legacy/Legacy.java:[20,")
                     && w.contains("isSpace")
             }),
         "{after:?}"

@@ -58,6 +58,13 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
                 Some(block) => (block, 0),
                 None => return,
             },
+            // Only a chain with a literal ending a line is worth typing (most `+` are not).
+            None if !operands
+                .iter()
+                .any(|&o| literal_body(o, src).is_some_and(ends_with_newline_escape)) =>
+            {
+                return;
+            }
             None => {
                 let scope = scope.get_or_insert_with(|| {
                     let root = java_syntax::ancestors(n).last().unwrap_or(n);
