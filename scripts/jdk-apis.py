@@ -30,7 +30,7 @@ CLASSES = [
     # java.lang
     (r"java\.lang\.(Boolean|Byte|Character|Double|Integer|Long|Short)\(", "F", "wrapper-constructors/boxing-constructor (a box whose identity the file compares or locks on detected: boxing-constructor-identity)"),
     (r"java\.lang\.Float\(", "F", "wrapper-constructors/float-constructor* (literals, primitive and String variables; else detected)"),
-    (r"java\.lang\.Class\.newInstance\(", "F", f"{D}/class-new-instance (where the handler or throws clause takes the new exceptions, or is extended where no caller can break; else a private newInstanceOf helper with the old contract; in an enum detected)"),
+    (r"java\.lang\.Class\.newInstance\(", "F", f"{D}/class-new-instance-handlers (in place in a try catching exactly the old exceptions, with the handlers extended and the constructor's exceptions unwrapped; else a private newInstanceOf helper with the old contract; in an enum detected)"),
     (r"java\.lang\.Runtime\.Version\.(major|minor|security)\(", "F", f"{D}/version-*"),
     (r"java\.lang\.Runtime\.exec\(", "F", f"{J18}/runtime-exec-literal (plain-word literals, targets 18+), {J18}/runtime-exec-tokens* (a literal, concatenation or String name: its StringTokenizer words as the array; a method's result detected: {J18}/runtime-exec-string)"),
     (r"java\.lang\.Runtime\.trace(Instructions|MethodCalls)", "F", f"{D}/runtime-trace-calls (no-op statement dropped)"),
@@ -130,6 +130,7 @@ CLASSES = [
     # tooling, XML
     (r"javax\.lang\.model\.util\.Abstract(Element|Type)Visitor[67]", "D", f"{D}/model-visitor-abstract"),
     (r"javax\.lang\.model\.util\.\w+[67]\(", "F", f"{D}/model-visitor-6"),
+    (r"javax\.tools\.ToolProvider\.getSystemToolClassLoader\(", "F", f"{D}/system-tool-class-loader* (the null it returns since 9; dereferenced: {D}/system-tool-class-loader-dereferenced)"),
     (r"javax\.tools\.", "I", "rare in application code (annotation processors, build tools)"),
     (r"javax\.xml\.stream\.\w+\.newInstance\(java\.lang\.String,java\.lang\.ClassLoader\)", "F", f"{D}/xml-stream-new-instance, xml-output-factory-new-instance (XMLOutputFactory's returned an XMLInputFactory: XMLInputFactory.newFactory)"),
     (r"org\.xml\.sax\.helpers\.XMLReaderFactory", "F", f"{R}/xml-reader-factory-ns-instance (SAXParserFactory.newNSInstance()...getXMLReader() where Exception is handled), else a private newXmlReader helper keeping SAXException; createXMLReader(String) detected: {R}/xml-reader-factory"),

@@ -276,6 +276,7 @@ impl CompiledRule {
         &'t self,
         root: &'t ast_grep_core::Node<'t, StrDoc<Java>>,
         scope: &'t TypedFile,
+        reach: Reach,
     ) -> impl Iterator<Item = NodeMatch<'t, StrDoc<Java>>> + 't {
         let off = self
             .unless_project_uses
@@ -283,6 +284,12 @@ impl CompiledRule {
             .any(|word| scope.project.may_name(word));
         root.find_all(&self.config.matcher).filter(move |m| {
             if off {
+                return false;
+            }
+            // A file reached only through the project is read for typed receivers alone.
+            if reach == Reach::TypedOnly
+                && !(self.types.keys()).any(|var| m.get_env().get_match(var).is_some())
+            {
                 return false;
             }
             // A metavariable the matching branch of an `any` did not bind has nothing to check.
@@ -497,6 +504,16 @@ struct Pass<'a> {
     silenced: &'a BTreeSet<usize>,
     /// The longest the rewritten text may grow ([`max_rewritten_len`]).
     limit: usize,
+    reach: Reach,
+}
+
+/// Which rules of a recipe read a file ([`Recipe::reach`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Reach {
+    /// The file says one of the recipe's `uses` words: every rule and the recipe's code.
+    File,
+    /// Only another project file does: only a match whose typed metavariable resolved.
+    TypedOnly,
 }
 
 /// The longest text a declarative recipe may turn a file of `len` bytes into. A fix may
@@ -571,14 +588,22 @@ impl JavaRecipe {
         })
     }
 
-    /// Whether the text is worth parsing for this recipe.
-    pub fn may_apply(&self, src: &str) -> bool {
-        (self.when.uses.is_empty() || self.when.uses.iter().any(|u| src.contains(u.as_str())))
-            && !self
-                .when
-                .unless_uses
-                .iter()
-                .any(|u| src.contains(u.as_str()))
+    /// How far this recipe reaches into the text; `None` where it is not worth parsing. A
+    /// file that says none of the `uses` words may still hold a JDK object another project
+    /// file hands it (a getter's result, an inherited field, a project subclass): where some
+    /// other file says one, the rules that resolve their receiver's type still read it.
+    fn reach(&self, src: &str, project: &java_types::Project) -> Option<Reach> {
+        if (self.when.unless_uses.iter()).any(|u| src.contains(u.as_str())) {
+            return None;
+        }
+        let uses = &self.when.uses;
+        if uses.is_empty() || uses.iter().any(|u| src.contains(u.as_str())) {
+            Some(Reach::File)
+        } else if uses.iter().any(|u| project.names_elsewhere(u)) {
+            Some(Reach::TypedOnly)
+        } else {
+            None
+        }
     }
 
     /// Applies every fix until nothing more matches (nested matches take another pass),
@@ -588,11 +613,11 @@ impl JavaRecipe {
     /// of its other files.
     pub fn apply(&self, src: &str, project: &java_types::Project) -> FileResult {
         let mut result = FileResult::default();
-        if !self.may_apply(src) {
+        let Some(reach) = self.reach(src, project) else {
             return result;
-        }
+        };
         let mut current = src.to_string();
-        if let Some(code) = self.code {
+        if let Some(code) = self.code.filter(|_| reach == Reach::File) {
             let r = code(&current, project);
             result.changes.extend(r.changes);
             result.findings.extend(r.findings);
@@ -610,6 +635,7 @@ impl JavaRecipe {
             project,
             silenced: &silenced,
             limit,
+            reach,
         };
         // Statically imported members a rule rewrites are written with their owner first.
         let qualified = static_imports::qualify(&current, |text| {
@@ -630,7 +656,7 @@ impl JavaRecipe {
                     "{}: the rewrite would make the file larger than {limit} bytes; file left unchanged",
                     self.id
                 ));
-                result.findings.extend(self.detect(src, project));
+                result.findings.extend(self.detect(src, project, reach));
                 return result;
             };
             if edits.is_empty() {
@@ -671,7 +697,9 @@ impl JavaRecipe {
                 }
             }
         }
-        result.findings.extend(self.detect(&current, project));
+        result
+            .findings
+            .extend(self.detect(&current, project, reach));
         result
     }
 
@@ -687,6 +715,7 @@ impl JavaRecipe {
             project,
             silenced,
             limit,
+            reach,
         } = *pass;
         let mut len = src.len();
         let grep = Java.ast_grep(src);
@@ -703,7 +732,7 @@ impl JavaRecipe {
             if rule.add_imports.iter().any(|imp| typed.import_clashes(imp)) {
                 continue;
             }
-            for m in rule.matches(&root, &typed) {
+            for m in rule.matches(&root, &typed, reach) {
                 let matched = m.range().len();
                 let most = rule.growth.factor.saturating_mul(matched) + rule.growth.literal;
                 if (len + most).saturating_sub(matched) > limit {
@@ -763,13 +792,13 @@ impl JavaRecipe {
     }
 
     /// Detector hits on the final text, one per line.
-    fn detect(&self, src: &str, project: &java_types::Project) -> Vec<String> {
+    fn detect(&self, src: &str, project: &java_types::Project, reach: Reach) -> Vec<String> {
         let grep = Java.ast_grep(src);
         let root = grep.root();
         let typed = TypedFile::new(src, project);
         let mut out = Vec::new();
         for rule in self.rules.iter().filter(|r| r.fixer().is_none()) {
-            for m in rule.matches(&root, &typed) {
+            for m in rule.matches(&root, &typed, reach) {
                 let line = m.start_pos().line() + 1;
                 let finding = format!(
                     "{}/{} line {line}: {}",

@@ -13,23 +13,19 @@
 //!   are followed by `catch (NoSuchMethodException e) {..}` with the
 //!   `IllegalAccessException` handler's body.
 //!
-//! Outside a `try`, a method declaring `throws InstantiationException, IllegalAccessException`
-//! gains `, NoSuchMethodException, InvocationTargetException` where no caller can break: one
-//! only the JVM or a test engine calls (`static void main(String[])`, a method annotated
-//! `@Test`, `@Before*`, `@After*` or `@ParameterizedTest`, a JUnit 3 `test*` method), or a
-//! private method every call of which (in its file, the only place one can be) sits where
-//! `Exception`, `ReflectiveOperationException` or `Throwable` is caught or declared.
+//! Anywhere else (outside a `try`, under a broader handler such as `catch (Exception e)`,
+//! a `throws` clause, a lambda) the call becomes `newInstanceOf(c)`, a private static
+//! helper added once to the file's top-level type with `Class.newInstance()`'s contract: the
+//! same two checked exceptions, a missing no-argument constructor as the same
+//! `InstantiationException`, and the constructor's unchecked exceptions unwrapped. A
+//! checked one (which `Class.newInstance` threw undeclared) arrives wrapped in
+//! `UndeclaredThrowableException`. Rewritten in place there, a `catch (Exception e)`, a
+//! caller or a test's expected exception would meet the constructor's exception wrapped in
+//! `InvocationTargetException`, and a `catch (ReflectiveOperationException e)` would take
+//! what used to pass it.
 //!
-//! Anywhere else (a public method's exact throws clause, a handler of other exceptions, a
-//! lambda) the call becomes `newInstanceOf(c)`, a private static helper added once to the
-//! file's top-level type with `Class.newInstance()`'s contract: the same two checked
-//! exceptions, a missing no-argument constructor as the same `InstantiationException`, and
-//! the constructor's unchecked exceptions unwrapped. A checked one (which `Class.newInstance`
-//! threw undeclared) arrives wrapped in `UndeclaredThrowableException`.
-//!
-//! The code half of `deprecated-jdk-renames`; where the handler already takes a supertype
-//! the rule rewrites the call alone; where the helper cannot go (an enum, a file naming
-//! `newInstanceOf` or clashing with its imports) the call stays a task with its line.
+//! The code half of `deprecated-jdk-renames`; where the helper cannot go (an enum, a file
+//! naming `newInstanceOf` or clashing with its imports) the call stays a task with its line.
 
 use std::collections::BTreeSet;
 
@@ -40,14 +36,12 @@ use super::java_rules::apply_code_edits;
 use super::java_types::{Project, visit_calls};
 use super::static_helper::Helper;
 use crate::edit::{self, Edit};
-use crate::java_syntax::{self, field_text, text};
+use crate::java_syntax::{field_text, text};
 
 pub fn rewrite(src: &str, project: &Project) -> FileResult {
     let mut result = FileResult::default();
     let mut edits = Vec::new();
     let mut extended: BTreeSet<usize> = BTreeSet::new();
-    // Whether a try gained the catch that unwraps the constructor's exceptions.
-    let mut unwrapping = false;
     let mut helper = Helper::new(&HELPER_LINES);
     let mut blocked = src.contains(HELPER);
     visit_calls(src, project, "newInstance", |n, scope| {
@@ -67,16 +61,8 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
         {
             return;
         }
-        let handler = match nearest_try(n) {
-            Some(t) => handler_edit(t, src),
-            None => enclosing_method(n)
-                .and_then(|m| throws_edit(m, src))
-                .map(|e| vec![e]),
-        };
-        let Some(handler) = handler else {
-            // Where a broad handler takes the new exceptions the rule rewrites the call in
-            // place; anywhere else the helper keeps the old contract.
-            if !handled_broadly(n, src) && !blocked {
+        let Some(handler) = nearest_try(n).and_then(|t| handler_edit(t, src)) else {
+            if !blocked {
                 through_helper(n, object, src, &mut helper, &mut edits, &mut result);
             }
             return;
@@ -87,7 +73,6 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
         ));
         // One extension per try, however many calls it holds.
         if extended.insert(handler[0].range.start) {
-            unwrapping |= handler.len() > 1;
             edits.extend(handler);
         }
         let line = n.start_position().row + 1;
@@ -98,13 +83,10 @@ pub fn rewrite(src: &str, project: &Project) -> FileResult {
     if edits.is_empty() {
         return result;
     }
-    let mut needed = BTreeSet::from(["java.lang.reflect.InvocationTargetException"]);
-    if unwrapping {
-        needed.insert("java.lang.reflect.UndeclaredThrowableException");
-    }
+    // Both the helper and a try's unwrapping catch name both exceptions.
+    let needed = BTreeSet::from(HELPER_IMPORTS);
     if let Some(helper) = helper.edit() {
         edits.push(helper);
-        needed.extend(HELPER_IMPORTS);
     }
     apply_code_edits(
         src,
@@ -185,20 +167,17 @@ pub(super) fn nearest_try(n: Node) -> Option<Node> {
     None
 }
 
-/// The method whose body holds `n`, unless a lambda or class body comes first.
-fn enclosing_method(n: Node) -> Option<Node> {
-    let mut cur = n;
-    while let Some(p) = cur.parent() {
-        match p.kind() {
-            "method_declaration" => return Some(p),
-            "lambda_expression" | "class_body" => return None,
-            _ => cur = p,
-        }
-    }
-    None
-}
-
 const BROAD: [&str; 3] = ["Exception", "ReflectiveOperationException", "Throwable"];
+
+/// Whether `types` (one try's handlers) take `InstantiationException` and
+/// `IllegalAccessException` but neither a supertype nor the new exceptions.
+fn exactly_the_old_exceptions(types: &[&str]) -> bool {
+    types.contains(&"InstantiationException")
+        && types.contains(&"IllegalAccessException")
+        && !types.iter().any(|t| {
+            BROAD.contains(t) || matches!(*t, "NoSuchMethodException" | "InvocationTargetException")
+        })
+}
 
 /// The types a method's `throws` clause declares, without `java.lang.`.
 fn thrown<'t>(method: Node, src: &'t str) -> Vec<&'t str> {
@@ -214,131 +193,6 @@ fn thrown<'t>(method: Node, src: &'t str) -> Vec<&'t str> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// The edit that makes `method`'s `throws` clause declare the new exceptions, when it
-/// declares exactly the old ones and no caller can be broken by that (see the module doc).
-fn throws_edit(method: Node, src: &str) -> Option<Edit> {
-    let types = thrown(method, src);
-    if !exactly_the_old_exceptions(&types) || !callers_cannot_break(method, src) {
-        return None;
-    }
-    let mut c = method.walk();
-    let clause = method.children(&mut c).find(|x| x.kind() == "throws")?;
-    Some(Edit::insert(
-        clause.end_byte(),
-        ", NoSuchMethodException, InvocationTargetException",
-    ))
-}
-
-/// Whether `types` (one handler's or one method's) take `InstantiationException` and
-/// `IllegalAccessException` but neither a supertype nor the new exceptions.
-fn exactly_the_old_exceptions(types: &[&str]) -> bool {
-    types.contains(&"InstantiationException")
-        && types.contains(&"IllegalAccessException")
-        && !types.iter().any(|t| {
-            BROAD.contains(t) || matches!(*t, "NoSuchMethodException" | "InvocationTargetException")
-        })
-}
-
-/// Annotations of methods a test engine calls, never the project's code.
-const ENGINE_CALLED: &[&str] = &[
-    "Test",
-    "ParameterizedTest",
-    "RepeatedTest",
-    "Before",
-    "After",
-    "BeforeClass",
-    "AfterClass",
-    "BeforeEach",
-    "AfterEach",
-    "BeforeAll",
-    "AfterAll",
-];
-
-/// Whether widening `method`'s `throws` clause leaves every caller compiling.
-fn callers_cannot_break(method: Node, src: &str) -> bool {
-    let modifiers = java_syntax::modifiers_of(method).map_or("", |m| text(m, src));
-    let has = |word: &str| modifiers.split_whitespace().any(|w| w == word);
-    let name = field_text(method, "name", src);
-    let params = field_text(method, "parameters", src);
-    let params: Vec<&str> = params
-        .trim_matches(['(', ')'])
-        .split(',')
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
-    let void = field_text(method, "type", src) == "void";
-    let main = name == "main"
-        && has("static")
-        && has("public")
-        && void
-        && matches!(params.as_slice(), [p] if p.starts_with("String[]") || p.starts_with("String..."));
-    let annotated = java_syntax::modifiers_of(method).is_some_and(|m| {
-        java_syntax::annotations(m).iter().any(|a| {
-            let n = java_syntax::annotation_name(*a, src);
-            ENGINE_CALLED.contains(&n.rsplit('.').next().unwrap_or(n))
-        })
-    });
-    let junit3 = name.starts_with("test")
-        && has("public")
-        && void
-        && params.is_empty()
-        && enclosing_class(method)
-            .and_then(|c| java_syntax::superclass_name(c, src))
-            .is_some_and(|s| s == "TestCase");
-    main || annotated || junit3 || (has("private") && private_calls_handled(method, name, src))
-}
-
-fn enclosing_class(n: Node) -> Option<Node> {
-    let mut cur = n;
-    while let Some(p) = cur.parent() {
-        if p.kind() == "class_declaration" {
-            return Some(p);
-        }
-        cur = p;
-    }
-    None
-}
-
-/// Whether `name`, a private method of one overload, is only called (never referenced
-/// otherwise) where a broad exception type is caught or declared.
-fn private_calls_handled(method: Node, name: &str, src: &str) -> bool {
-    let Some(root) = std::iter::successors(Some(method), |n| n.parent()).last() else {
-        return false;
-    };
-    let mut ok = true;
-    let mut declarations = 0;
-    java_syntax::walk(root, |x| {
-        if x.kind() != "identifier" || text(x, src) != name {
-            return;
-        }
-        let Some(p) = x.parent() else {
-            return;
-        };
-        let is_name = |field: &str| {
-            p.child_by_field_name(field)
-                .is_some_and(|f| f.id() == x.id())
-        };
-        match p.kind() {
-            "method_declaration" if is_name("name") => declarations += 1,
-            "method_invocation"
-                if is_name("name")
-                    && p.child_by_field_name("object")
-                        .is_none_or(|o| o.kind() == "this") =>
-            {
-                ok &= handled_broadly(p, src);
-            }
-            _ => ok = false,
-        }
-    });
-    ok && declarations == 1
-}
-
-/// Whether a checked exception thrown at `n` is caught by a `catch` of, or declared by a
-/// method's `throws` of, `Exception`, `ReflectiveOperationException` or `Throwable`.
-fn handled_broadly(n: Node, src: &str) -> bool {
-    handled_by(n, src, &BROAD)
 }
 
 /// Whether a checked exception thrown at `n` reaches, before any lambda or class body, a

@@ -94,5 +94,17 @@ fn append(call: Node, src: &str, lines: &[&str]) -> Option<Edit> {
             format!("\n{indent}{}{body}", unit.repeat(steps))
         })
         .collect();
-    Some(Edit::insert(body.end_byte() - 1, format!("{method}\n")))
+    // Before the blanks ahead of the closing brace, so no line ends in them; a brace that
+    // shared its line with code gets its own, indented as the type.
+    let close = body.end_byte() - 1;
+    let at = src[..close].trim_end_matches([' ', '\t']).len();
+    let brace_indent = if at == 0 || src[..at].ends_with('\n') {
+        src[at..close].to_string()
+    } else {
+        leading(top.start_byte()).1
+    };
+    Some(Edit::replace(
+        at..close,
+        format!("{method}\n{brace_indent}"),
+    ))
 }

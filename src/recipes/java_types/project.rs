@@ -98,6 +98,11 @@ impl<'t> Project<'t> {
             .or_insert_with(|| self.sources.iter().any(|s| s.contains(word)))
     }
 
+    /// Whether a known file of the project says `word`; false where the files are not known.
+    pub fn names_elsewhere(&self, word: &str) -> bool {
+        !self.sources.is_empty() && self.may_name(word)
+    }
+
     /// The top-level types the project declares in `package`.
     pub fn package_types(&self, package: &str) -> &[String] {
         self.packages.get(package).map_or(&[], Vec::as_slice)
