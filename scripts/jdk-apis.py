@@ -50,7 +50,7 @@ CLASSES = [
     (r"java\.lang\.Thread\.(stop\(java|destroy|countStackFrames)\(?", "F", f"{R}/thread-always-throws, thread-destroy-always-throws (a statement with nothing after it, or the body of an if or loop, becomes the UnsupportedOperationException / NoSuchMethodError it always threw; else detected: {R}/thread-stop)"),
     (r"java\.lang\.Thread\.(stop|suspend|resume)\(\)", "F", f"{J20}/thread-stop-unsupported (target 21: a statement with nothing after it, or the body of an if or loop, becomes the UnsupportedOperationException it throws since 20; else, and on 17, detected: {R}/thread-stop)"),
     (r"java\.lang\.ThreadGroup\.(stop|suspend|resume)\(", "D", f"{R}/thread-stop"),
-    (r"java\.lang\.ThreadGroup\.(setDaemon|destroy)\(", "F", f"{J20}/thread-group-no-op-statement (target 21: a statement, in a file not reading isDaemon(), dropped - it does nothing since 19; else, and on 17, detected: {R}/thread-stop, thread-group-daemon)"),
+    (r"java\.lang\.ThreadGroup\.(setDaemon|destroy)\(", "F", "thread-group-lifecycle/thread-group-no-op-statement, thread-group-destroy-guard (targets 16+: a statement, or an isDestroyed() guard holding only destroy(), dropped where the file never reads isDaemon() and no project file asks isDestroyed() elsewhere or lists subgroups - nothing on 17 reads what they change, and since 19 they do nothing; else detected: " + f"{R}/thread-stop, thread-group-daemon)"),
     (r"java\.lang\.ThreadGroup\.(isDaemon|isDestroyed)", "D", f"{R}/thread-group-daemon"),
     (r"java\.lang\.ThreadGroup\.allowThreadSuspension", "F", f"{R}/thread-group-allow-suspension-statement (a statement on a name dropped: the VM never read the flag; else detected)"),
     (r"java\.lang\.ThreadDeath", "F", f"{J20}/thread-death-handler (target 21: a handler beside another catch or a finally goes, the JDK throws none since 20, where the project makes or extends none; else detected: {J18}/thread-death, targets 18+)"),
@@ -107,10 +107,11 @@ CLASSES = [
     (r"javax\.management\.remote\.rmi\.RMIIIOPServerImpl", "I", "RMI-IIOP connector, inert since CORBA left in 11"),
     # java.security, javax.security
     (r"java\.security\.AccessController$", "D", f"{R}/access-controller (doPrivileged(PrivilegedAction) in a file not naming SecurityManager becomes the action's run(), and a PrivilegedExceptionAction whose handler only unwraps run()'s one exception becomes run()'s returned expression: {R}/do-privileged-*)"),
+    # Their signatures name AccessControlContext: matched ahead of it.
+    (r"javax\.security\.auth\.Subject\.getSubject", "F", f"{J20}/subject-current (getSubject(AccessController.getContext()), target 21; else {R}/subject-access-control)"),
+    (r"javax\.security\.auth\.Subject\.doAsPrivileged", "F", f"{D}/subject-do-as-privileged (a null or plain context where no Security Manager is named or installed: doAs, carried on to callAs on 18+ by {J18}/subject-do-as-*; else {R}/subject-access-control)"),
     (r"java\.security\.(AccessControlContext|AccessControlException|AccessController|DomainCombiner|Policy|PolicySpi)\b", "D", f"{R}/access-controller"),
     (r"javax\.security\.auth\.SubjectDomainCombiner", "D", f"{R}/access-controller"),
-    (r"javax\.security\.auth\.Subject\.getSubject", "F", f"{J20}/subject-current (getSubject(AccessController.getContext()), target 21; else {R}/subject-access-control)"),
-    (r"javax\.security\.auth\.Subject\.doAsPrivileged", "D", f"{R}/subject-access-control"),
     (r"javax\.security\.auth\.Subject\.doAs", "F", f"{J18}/subject-do-as-action, subject-do-as-exception-action (targets 18+: callAs through a helper that unwraps the CompletionException into what doAs threw; an action of unknown type detected: {J18}/subject-do-as)"),
     (r"javax\.security\.auth\.Policy", "D", f"{R}/javax-security-auth-policy"),
     (r"java\.security\.(Identity|IdentityScope|Signer|Certificate)$", "D", f"{R}/security-identity"),

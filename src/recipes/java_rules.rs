@@ -684,6 +684,10 @@ impl JavaRecipe {
                     .map(|r| Edit::replace(r, ""))
                     .collect();
                 current = edit::apply(&current, &unused).unwrap_or(current);
+                // Static imports opening the file leave no blank first line behind.
+                if !unused.is_empty() && !src.starts_with(['\n', '\r']) {
+                    current = current.trim_start_matches(['\n', '\r']).to_string();
+                }
             }
             match java_syntax::parse(&current) {
                 Some(p) if p.syntax_error.is_none() => result.text = Some(current.clone()),
@@ -1208,6 +1212,7 @@ pub const BUILTIN_SOURCES: &[&str] = &[
     include_str!("catalog/java/awt-swing-renames.yml"),
     // Before the detectors: a call it replaces is not also reported.
     include_str!("catalog/java/jdk-20-replacements.yml"),
+    include_str!("catalog/java/thread-group-lifecycle.yml"),
     include_str!("catalog/java/jdk-18-21-apis.yml"),
     include_str!("catalog/java/removed-jdk-apis.yml"),
     include_str!("catalog/java/spring-security-6.yml"),

@@ -77,9 +77,7 @@ pub fn qualify(src: &str, rewritten: impl Fn(&str) -> Vec<Range<usize>>) -> Opti
     let scope = Scope::new(root, src);
     let declared = Declared::of(root, src);
     let used = identifiers(root, src);
-    let mut kept: Vec<(Range<usize>, String)> = Vec::new();
-    let mut owners = BTreeSet::new();
-    let mut singles = BTreeSet::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
     for import in &imports {
         let (owner, member) = if import.wildcard {
             (import.path.as_str(), None)
@@ -98,56 +96,138 @@ pub fn qualify(src: &str, rewritten: impl Fn(&str) -> Vec<Range<usize>>) -> Opti
         };
         let sites: Vec<Node> = uses(root, src, member, &declared)
             .into_iter()
-            .filter(|n| !kept.iter().any(|(r, _)| r.start == n.start_byte()))
             .take(MAX_SITES)
             .collect();
         if sites.is_empty() {
             continue;
         }
-        // One trial with every use qualified: a rule's match does not depend on the others.
-        let edits: Vec<Edit> = sites
-            .iter()
-            .map(|n| Edit::insert(n.start_byte(), format!("{qualifier}.")))
-            .collect();
-        let Ok(trial) = edit::apply(src, &edits) else {
-            continue;
-        };
-        // The rules resolve the owner's simple name through the file's imports.
-        let needs_import = qualifier == simple && !scope.names(simple, owner);
-        let trial_imported = if needs_import {
-            add_imports(&trial, &BTreeSet::from([owner]))
-        } else {
-            trial.clone()
-        };
-        let fired = rewritten(&trial_imported);
-        // Imports come before every use: the import line shifts them all alike.
-        let mut shift = trial_imported.len() - trial.len();
-        for n in &sites {
-            let start = n.start_byte() + shift;
-            let end = n.end_byte() + shift + qualifier.len() + 1;
-            shift += qualifier.len() + 1;
-            if fired.iter().any(|r| r.start <= start && end <= r.end) {
-                kept.push((n.start_byte()..n.start_byte(), format!("{qualifier}.")));
-                if needs_import {
-                    owners.insert(owner);
-                }
-                if !import.wildcard {
-                    singles.insert(import.path.clone());
-                }
-            }
+        candidates.push(Candidate {
+            import,
+            owner,
+            qualifier,
+            // The rules resolve the owner's simple name through the file's imports.
+            needs_import: qualifier == simple && !scope.names(simple, owner),
+            sites,
+        });
+    }
+    let mut kept = Kept::default();
+    // One trial per import with every use of it qualified: a rule's match does not depend
+    // on the others. Then one with all the rest at once, for a rule whose pattern names
+    // members of two imports (`getSubject(getContext())`).
+    for c in &candidates {
+        let open = kept.open(c, &[]);
+        kept.trial(src, &[open], &rewritten);
+    }
+    let mut rest: Vec<Candidate> = Vec::new();
+    for c in &candidates {
+        let open = kept.open(c, &rest);
+        if !open.sites.is_empty() {
+            rest.push(open);
         }
     }
+    if rest.len() > 1 {
+        kept.trial(src, &rest, &rewritten);
+    }
+    let Kept {
+        sites: kept,
+        owners,
+        singles,
+    } = kept;
     if kept.is_empty() {
         return None;
     }
     let edits: Vec<Edit> = kept
         .into_iter()
-        .map(|(r, q)| Edit::insert(r.start, q))
+        .map(|(at, q)| Edit::insert(at, q))
         .collect();
     Some(Qualified {
         text: add_imports(&edit::apply(src, &edits).ok()?, &owners),
         singles,
     })
+}
+
+/// The uses of one static import that may be written with their owner.
+#[derive(Clone)]
+struct Candidate<'a, 't> {
+    import: &'a Import,
+    owner: &'a str,
+    qualifier: &'a str,
+    needs_import: bool,
+    sites: Vec<Node<'t>>,
+}
+
+/// The uses a rule rewrites once qualified, with what they need.
+#[derive(Default)]
+struct Kept<'a> {
+    /// Each use's start and the qualifier to insert there.
+    sites: Vec<(usize, String)>,
+    /// Owners to import.
+    owners: BTreeSet<&'a str>,
+    /// Single static imports whose uses were qualified.
+    singles: BTreeSet<String>,
+}
+
+impl<'a> Kept<'a> {
+    /// `c` with only its uses that are neither kept nor among `others`' (a use two imports
+    /// may name is tried once).
+    fn open<'t>(&self, c: &Candidate<'a, 't>, others: &[Candidate<'a, 't>]) -> Candidate<'a, 't> {
+        let taken = |at: usize| {
+            self.sites.iter().any(|(s, _)| *s == at)
+                || (others.iter()).any(|o| o.sites.iter().any(|n| n.start_byte() == at))
+        };
+        Candidate {
+            sites: (c.sites.iter())
+                .filter(|n| !taken(n.start_byte()))
+                .copied()
+                .collect(),
+            ..*c
+        }
+    }
+
+    /// Qualifies every use of `candidates` in one trial and keeps those a rewrite covers.
+    fn trial(
+        &mut self,
+        src: &str,
+        candidates: &[Candidate<'a, '_>],
+        rewritten: &impl Fn(&str) -> Vec<Range<usize>>,
+    ) {
+        let mut sites: Vec<(&Candidate, Node)> = candidates
+            .iter()
+            .flat_map(|c| c.sites.iter().map(move |n| (c, *n)))
+            .collect();
+        sites.sort_by_key(|(_, n)| n.start_byte());
+        let edits: Vec<Edit> = sites
+            .iter()
+            .map(|(c, n)| Edit::insert(n.start_byte(), format!("{}.", c.qualifier)))
+            .collect();
+        let Ok(trial) = edit::apply(src, &edits) else {
+            return;
+        };
+        let owners: BTreeSet<&str> = (candidates.iter())
+            .filter(|c| c.needs_import)
+            .map(|c| c.owner)
+            .collect();
+        let trial_imported = add_imports(&trial, &owners);
+        let fired = rewritten(&trial_imported);
+        // Imports come before every use: the import lines shift them all alike.
+        let mut shift = trial_imported.len() - trial.len();
+        for (c, n) in &sites {
+            let grown = c.qualifier.len() + 1;
+            let start = n.start_byte() + shift;
+            let end = n.end_byte() + shift + grown;
+            shift += grown;
+            if fired.iter().any(|r| r.start <= start && end <= r.end) {
+                self.sites
+                    .push((n.start_byte(), format!("{}.", c.qualifier)));
+                if c.needs_import {
+                    self.owners.insert(c.owner);
+                }
+                if !c.import.wildcard {
+                    self.singles.insert(c.import.path.clone());
+                }
+            }
+        }
+    }
 }
 
 /// Names the file declares that would shadow a static import, and its enclosing-class facts.
