@@ -147,7 +147,6 @@ pub fn qualify(src: &str, rewritten: impl Fn(&str) -> Vec<Range<usize>>) -> Opti
 }
 
 /// The uses of one static import that may be written with their owner.
-#[derive(Clone)]
 struct Candidate<'a, 't> {
     import: &'a Import,
     owner: &'a str,
